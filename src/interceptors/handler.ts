@@ -1,0 +1,111 @@
+/**
+ * The one transport-free entry point: `handle(request) -> response` over every mounted service.
+ * Transports (nock, the node:http server, direct calls) are thin adapters over it, so they behave
+ * identically.
+ */
+import { isDomainError } from "../simulator/kernel/errors.js";
+import type { Simulator } from "../simulator/kernel/simulator.js";
+import type { ServiceMount, SimRequest, SimResponse } from "./http.js";
+import { isMatch, matchRoute } from "./router.js";
+
+/** One handled request, as kept in the journal. */
+export interface JournalEntry {
+  /** Simulator time when the request was answered, ms since the epoch. */
+  readonly at: number;
+  readonly service: string | undefined;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+}
+
+/** Options of {@link createHandler}. */
+export interface HandlerOptions {
+  readonly sim: Simulator;
+  readonly mounts: readonly ServiceMount[];
+  /** Keep at most this many journal entries (default 1000; 0 keeps none). */
+  readonly journalLimit?: number;
+}
+
+/** The transport-free handler. */
+export interface Handler {
+  readonly sim: Simulator;
+  readonly mounts: readonly ServiceMount[];
+  /** Answers one request. Never rejects: unexpected failures become a 500 naming the library bug. */
+  handle(request: SimRequest): Promise<SimResponse>;
+  /** Whether some mounted service owns this URL's origin (transports intercept these origins). */
+  owns(url: URL): boolean;
+  /** Every origin some mount lives on. */
+  readonly origins: readonly string[];
+  /** Requests answered so far, oldest first. */
+  readonly journal: readonly JournalEntry[];
+  clearJournal(): void;
+}
+
+/**
+ * Builds the handler.
+ * @example
+ * const handler = createHandler({ sim, mounts: [{ service: runsHttp, bases: { api: "https://x.test/api/v2" } }] });
+ * const response = await handler.handle({ method: "GET", url: new URL("https://x.test/api/v2/runs/run-1"), headers: {}, body: new Uint8Array() });
+ */
+export function createHandler(options: HandlerOptions): Handler {
+  const { sim, mounts } = options;
+  const limit = options.journalLimit ?? 1000;
+  const journal: JournalEntry[] = [];
+  const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
+
+  const record = (request: SimRequest, service: string | undefined, response: SimResponse): SimResponse => {
+    if (limit > 0) {
+      journal.push({ at: sim.now(), service, method: request.method, url: request.url.href, status: response.status });
+      if (journal.length > limit) journal.shift();
+    }
+    return response;
+  };
+
+  return {
+    sim,
+    mounts,
+    origins,
+    journal,
+    clearJournal: () => {
+      journal.length = 0;
+    },
+    owns: (url) => origins.includes(url.origin),
+    async handle(request) {
+      const method = request.method.toUpperCase();
+      const normalized: SimRequest = { ...request, method };
+      const result = matchRoute(mounts, method, request.url);
+      if (result === undefined) {
+        return record(normalized, undefined, {
+          status: 404,
+          headers: { "content-type": "text/plain; charset=utf-8" },
+          body: `infra-doubles: no service is mounted at ${request.url.origin}${request.url.pathname}; mounted bases: ${mounts
+            .flatMap((m) => Object.values(m.bases))
+            .join(", ")}`,
+        });
+      }
+      const service = result.mount.service;
+      if (!isMatch(result)) {
+        return record(normalized, service.name, service.noRoute(normalized, result.nearest, result.methodMismatch));
+      }
+      try {
+        const response = await result.route.handler({
+          sim,
+          request: normalized,
+          params: result.params,
+          query: request.url.searchParams,
+          mount: result.mount,
+          path: result.path,
+        });
+        return record(normalized, service.name, response);
+      } catch (error) {
+        if (isDomainError(error)) return record(normalized, service.name, service.errorResponse(error, normalized));
+        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        return record(normalized, service.name, {
+          status: 500,
+          headers: { "content-type": "text/plain; charset=utf-8", "x-infra-doubles-bug": "1" },
+          body: `infra-doubles: internal error (a bug in the fake, please report it): ${message}`,
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Transport-free HTTP: the request and response shapes every transport (nock, the node:http
+ * server, a direct call) converts to and from, and the per-service plug-in contract.
+ */
+import type { Simulator } from "../simulator/kernel/simulator.js";
+
+/** A request as the fake sees it, whatever transport carried it. */
+export interface SimRequest {
+  /** Upper-case method (`GET`, `LIST`, ...). */
+  readonly method: string;
+  /** The full URL, including origin and query. */
+  readonly url: URL;
+  /** Header names in lower case; repeated headers joined with `, `. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The exact request bytes (empty when there is no body). */
+  readonly body: Uint8Array;
+  /** Aborted when the client goes away (long-polling reads stop waiting). */
+  readonly signal?: AbortSignal;
+}
+
+/** A response from the fake. */
+export interface SimResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** A string is sent as UTF-8. `undefined` sends no body. */
+  readonly body?: string | Uint8Array;
+}
+
+/** What a route handler receives. */
+export interface RouteContext {
+  readonly sim: Simulator;
+  readonly request: SimRequest;
+  /** Path parameters, percent-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** The mount: base URLs of this service as seen by the client (for links, upload URLs). */
+  readonly mount: ServiceMount;
+  /** The path relative to the base that matched (starts with `/`). */
+  readonly path: string;
+}
+
+/** One row of a service's route table. */
+export interface Route {
+  /** Method or methods this row answers. */
+  readonly method: string | readonly string[];
+  /**
+   * Path relative to the base, with `:name` for one segment and `*name` for the rest of the path
+   * (e.g. `/runs/:run_id/actions/apply`).
+   */
+  readonly path: string;
+  /** Which of the service's bases the path is relative to (default `api`). */
+  readonly base?: string;
+  readonly handler: (ctx: RouteContext) => SimResponse | Promise<SimResponse>;
+}
+
+/**
+ * A service's HTTP face: routes as data, and the one place that turns errors into its own error
+ * responses.
+ */
+export interface HttpService {
+  /** Service name, matching its simulator {@link ServiceDefinition}. */
+  readonly name: string;
+  readonly routes: readonly Route[];
+  /** Turns a thrown error (a DomainError, usually) into the service's error response. */
+  errorResponse(error: unknown, request: SimRequest): SimResponse;
+  /**
+   * The answer when a request reaches the service's base URL but matches no route.
+   * @param nearest - the closest routes, as `METHOD /path` strings, for the error message.
+   * @param methodMismatch - the path exists, but not for this method.
+   */
+  noRoute(request: SimRequest, nearest: readonly string[], methodMismatch: boolean): SimResponse;
+}
+
+/**
+ * A service mounted at base URLs. `bases.api` is the API base (e.g.
+ * `https://app.run-orchestration.test/api/v2`); services may own other bases (an archive host).
+ */
+export interface ServiceMount {
+  readonly service: HttpService;
+  readonly bases: Readonly<Record<string, string>>;
+}
+
+/** JSON response helper. */
+export function json(status: number, value: unknown, contentType = "application/json"): SimResponse {
+  return { status, headers: { "content-type": contentType }, body: JSON.stringify(value) };
+}
+
+/** Empty response helper. */
+export function empty(status: number, headers: Record<string, string> = {}): SimResponse {
+  return { status, headers };
+}
+
+/** The request body as UTF-8 text. */
+export function bodyText(request: SimRequest): string {
+  return new TextDecoder().decode(request.body);
+}

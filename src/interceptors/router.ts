@@ -1,0 +1,133 @@
+/**
+ * Routing: matches a request against the mounted services' route tables, and names the nearest
+ * routes when nothing matches.
+ */
+import type { Route, ServiceMount } from "./http.js";
+
+/** A successful match. */
+export interface RouteMatch {
+  readonly mount: ServiceMount;
+  readonly route: Route;
+  readonly params: Record<string, string>;
+  readonly path: string;
+}
+
+/** No route matched, but the URL is under a mounted service. */
+export interface RouteMiss {
+  readonly mount: ServiceMount;
+  readonly path: string;
+  readonly nearest: string[];
+  readonly methodMismatch: boolean;
+}
+
+/**
+ * Finds the route for `method` and `url` among `mounts`.
+ * @returns a match, a miss (under a mount, no route), or `undefined` when no mount owns the URL.
+ */
+export function matchRoute(
+  mounts: readonly ServiceMount[],
+  method: string,
+  url: URL,
+): RouteMatch | RouteMiss | undefined {
+  let firstMiss: { mount: ServiceMount; path: string; prefixLength: number } | undefined;
+  const misses: { mount: ServiceMount; path: string }[] = [];
+  for (const mount of mounts) {
+    for (const [baseName, base] of Object.entries(mount.bases)) {
+      const path = relativePath(base, url);
+      if (path === undefined) continue;
+      const prefixLength = new URL(base).pathname.length;
+      let seen = false;
+      for (const route of mount.service.routes) {
+        if ((route.base ?? "api") !== baseName) continue;
+        const params = matchPath(route.path, path);
+        if (params === undefined) continue;
+        seen = true;
+        if (methodsOf(route).includes(method)) return { mount, route, params, path };
+      }
+      misses.push({ mount, path });
+      if (!firstMiss || prefixLength > firstMiss.prefixLength || (seen && firstMiss.prefixLength === prefixLength)) {
+        firstMiss = { mount, path, prefixLength };
+      }
+    }
+  }
+  if (!firstMiss) return undefined;
+  const all = misses.flatMap(({ mount, path }) =>
+    mount.service.routes.map((route) => ({ route, mount, path })),
+  );
+  const methodMismatch = all.some(({ route, path }) => matchPath(route.path, path) !== undefined);
+  const scored = all
+    .flatMap(({ route, mount, path }) =>
+      methodsOf(route).map((m) => ({
+        label: `${m} ${new URL(mount.bases[route.base ?? "api"] ?? "http://x").pathname.replace(/\/$/, "")}${route.path}`,
+        score: distance(`${method} ${path}`, `${m} ${route.path}`),
+      })),
+    )
+    .sort((a, b) => a.score - b.score || a.label.localeCompare(b.label));
+  const nearest = [...new Set(scored.map((s) => s.label))].slice(0, 3);
+  return { mount: firstMiss.mount, path: firstMiss.path, nearest, methodMismatch };
+}
+
+/** Type guard for {@link RouteMatch}. */
+export function isMatch(result: RouteMatch | RouteMiss): result is RouteMatch {
+  return "route" in result;
+}
+
+function methodsOf(route: Route): readonly string[] {
+  return typeof route.method === "string" ? [route.method] : route.method;
+}
+
+/** The URL's path relative to `base`, or undefined when the URL is not under it. */
+function relativePath(base: string, url: URL): string | undefined {
+  const baseUrl = new URL(base);
+  if (baseUrl.origin !== url.origin) return undefined;
+  const prefix = baseUrl.pathname.replace(/\/+$/, "");
+  const path = url.pathname;
+  if (prefix === "") return path === "" ? "/" : path;
+  if (path === prefix) return "/";
+  if (!path.startsWith(`${prefix}/`)) return undefined;
+  return path.slice(prefix.length);
+}
+
+/** Matches a pattern like `/runs/:run_id` or `/mounts/*rest`; returns decoded params. */
+export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
+  const want = pattern.split("/").filter(Boolean);
+  const have = path.split("/").filter(Boolean);
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const segment = want[i] ?? "";
+    if (segment.startsWith("*")) {
+      const rest = have.slice(i);
+      if (rest.length === 0) return undefined;
+      params[segment.slice(1)] = rest.map(safeDecode).join("/");
+      return params;
+    }
+    const actual = have[i];
+    if (actual === undefined) return undefined;
+    if (segment.startsWith(":")) params[segment.slice(1)] = safeDecode(actual);
+    else if (segment !== actual) return undefined;
+  }
+  return have.length === want.length ? params : undefined;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Edit distance, for naming the nearest routes. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] ?? 0;
+      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length] ?? 0;
+}

@@ -1,0 +1,195 @@
+/**
+ * The machinery behind `createDoubles()`: one simulator, one clock, a set of service plugins, and
+ * the two transports (nock and the local server) over one handler.
+ */
+import { createHandler, type Handler } from "../interceptors/handler.js";
+import type { HttpService, ServiceMount } from "../interceptors/http.js";
+import { interceptWithNock, type NockInterception } from "../interceptors/nock-adapter.js";
+import { startServer, type RunningServer, type ServerOptions } from "../interceptors/server.js";
+import {
+  AdvanceableClock,
+  GlobalDateClock,
+  ManualClock,
+  SystemClock,
+  type Clock,
+  type Instant,
+} from "../simulator/kernel/clock.js";
+import type { Duration } from "../simulator/kernel/duration.js";
+import { UsageError } from "../simulator/kernel/errors.js";
+import { Simulator, type SimulatorSnapshot } from "../simulator/kernel/simulator.js";
+import type { ServicePlugin } from "./plugin.js";
+
+/**
+ * Which clock drives the simulator:
+ * - `"manual"` (default): starts at `start` (default 2024-01-01T00:00:00Z) and moves only by
+ *   `advance()`;
+ * - `"fake-timers"`: reads `Date.now()` lazily, so `vi.useFakeTimers()` drives it;
+ * - `"system"`: real time;
+ * - `"advanceable"`: real time that `advance()` can push forward (the dev server's clock);
+ * - or any {@link Clock}.
+ */
+export type ClockOption = "manual" | "fake-timers" | "system" | "advanceable" | Clock;
+
+/** Base URL overrides: a string sets the service's API base; an object sets named bases. */
+export type BaseUrlOption = string | Readonly<Record<string, string>>;
+
+/** Options shared by every way of creating doubles. */
+export interface DoublesCoreOptions {
+  /** Seed of ids and secrets (default 1): same seed, same calls, same responses. */
+  readonly seed?: number | string;
+  readonly clock?: ClockOption;
+  /** Start time of a `"manual"` clock. */
+  readonly start?: Instant;
+  /** Base URLs per service key, for the nock transport (the server always uses its own origin). */
+  readonly baseUrls?: Readonly<Record<string, BaseUrlOption>>;
+  /** Extra HTTP services mounted only on the local server (the `/_sim/` control API). */
+  readonly serverOnly?: (doubles: DoublesCore) => ServiceMount[];
+}
+
+/** Builds the clock for a {@link ClockOption}. */
+export function makeClock(option: ClockOption = "manual", start?: Instant): Clock {
+  if (typeof option !== "string") return option;
+  switch (option) {
+    case "manual":
+      return new ManualClock(start);
+    case "fake-timers":
+      return new GlobalDateClock();
+    case "system":
+      return new SystemClock();
+    case "advanceable":
+      return new AdvanceableClock();
+    default:
+      throw new UsageError(`unknown clock option ${JSON.stringify(option)}`);
+  }
+}
+
+/**
+ * One simulator with its services and transports. See `createDoubles()` for the typed, all-service
+ * version users normally call.
+ */
+export class DoublesCore {
+  readonly sim: Simulator;
+  readonly clock: Clock;
+  private readonly plugins: readonly ServicePlugin<unknown>[];
+  private readonly options: DoublesCoreOptions;
+  private nockHandler: Handler | undefined;
+  private readonly interceptions = new Set<NockInterception>();
+  private readonly servers = new Set<RunningServer>();
+
+  constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
+    this.plugins = plugins;
+    this.options = options;
+    this.clock = makeClock(options.clock, options.start);
+    this.sim = new Simulator({
+      clock: this.clock,
+      seed: options.seed ?? 1,
+      services: plugins.map((p) => p.definition),
+    });
+  }
+
+  /** Simulator time, ms since the epoch (after firing every due move). */
+  now(): number {
+    return this.sim.now();
+  }
+
+  /**
+   * Moves time forward and fires every move that falls due (plans finish, tokens expire, leases
+   * end, cool-offs pass), each at its own due time.
+   * @param by - milliseconds or a duration string (`"10m"`, `"1h30m"`).
+   * @returns the new simulator time (ms since the epoch).
+   * @throws {UsageError} with a system or fake-timers clock (move those clocks instead).
+   * @example doubles.advance("10m");
+   */
+  advance(by: Duration): number {
+    return this.sim.advance(by);
+  }
+
+  /** A deep copy of every service's state, the schedule and the id source. */
+  snapshot(): SimulatorSnapshot {
+    return this.sim.snapshot();
+  }
+
+  /** Puts back a {@link DoublesCore.snapshot}. The clock does not move back. */
+  restore(snapshot: SimulatorSnapshot): void {
+    this.sim.restore(snapshot);
+  }
+
+  /** Back to the state right after creation (fixtures made since are gone). */
+  reset(): void {
+    this.sim.reset();
+  }
+
+  /** The base URLs each service answers on through nock. */
+  baseUrls(): Record<string, Record<string, string>> {
+    const out: Record<string, Record<string, string>> = {};
+    for (const plugin of this.plugins) {
+      const override = this.options.baseUrls?.[plugin.key];
+      const bases: Record<string, string> = { ...plugin.defaultBases };
+      if (typeof override === "string") bases.api = override;
+      else if (override) Object.assign(bases, override);
+      out[plugin.key] = Object.fromEntries(Object.entries(bases).map(([k, v]) => [k, v.replace(/\/+$/, "")]));
+    }
+    return out;
+  }
+
+  /** The transport-free handler on the nock base URLs (call `handler.handle(request)` directly). */
+  get handler(): Handler {
+    this.nockHandler ??= createHandler({
+      sim: this.sim,
+      mounts: this.plugins.map((p) => ({ service: p.http, bases: this.baseUrls()[p.key] ?? {} })),
+    });
+    return this.nockHandler;
+  }
+
+  /** A handler with every service on one origin, as the local server serves them. */
+  handlerFor(origin: string): Handler {
+    const mounts: ServiceMount[] = this.plugins.map((p) => ({ service: p.http, bases: p.serverBases(origin) }));
+    const extra = this.options.serverOnly?.(this) ?? [];
+    return createHandler({ sim: this.sim, mounts: [...extra.map((m) => ({ ...m, bases: rebaseMount(m, origin) })), ...mounts] });
+  }
+
+  /**
+   * Starts intercepting the services' base URLs with nock, until `stop()` (or disposal, or
+   * {@link DoublesCore.close}).
+   * @example
+   * using interception = doubles.intercept();
+   */
+  intercept(): NockInterception {
+    const interception = interceptWithNock(this.handler);
+    this.interceptions.add(interception);
+    return interception;
+  }
+
+  /**
+   * Starts the local HTTP server with every service on one origin.
+   * @param options.port - 0 (default) picks a free port.
+   */
+  async listen(options: ServerOptions = {}): Promise<RunningServer> {
+    const server = await startServer((origin) => this.handlerFor(origin), options);
+    this.servers.add(server);
+    return server;
+  }
+
+  /** Stops every interception and server started from this object. */
+  async close(): Promise<void> {
+    for (const interception of this.interceptions) interception.stop();
+    this.interceptions.clear();
+    await Promise.all([...this.servers].map((s) => s.close()));
+    this.servers.clear();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /** The HTTP services of the plugins (for contract tests). */
+  get httpServices(): readonly HttpService[] {
+    return this.plugins.map((p) => p.http);
+  }
+}
+
+function rebaseMount(mount: ServiceMount, origin: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(mount.bases).map(([name, base]) => [name, `${origin}${new URL(base, origin).pathname}`.replace(/\/+$/, "")]),
+  );
+}

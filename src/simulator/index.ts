@@ -1,0 +1,39 @@
+/**
+ * `infra-doubles/simulator`: the pure, HTTP-free simulator kernel (clocks, scheduler, seeded ids,
+ * transition tables, domain errors) for users who drive the state machines directly.
+ */
+export {
+  AdvanceableClock,
+  DEFAULT_START,
+  GlobalDateClock,
+  ManualClock,
+  SystemClock,
+  toEpochMs,
+  type Clock,
+  type ClockListener,
+  type Instant,
+} from "./kernel/clock.js";
+export { formatGoDuration, parseDuration, type Duration } from "./kernel/duration.js";
+export { DomainError, UsageError, isDomainError, type DomainErrorCode, type DomainErrorInit } from "./kernel/errors.js";
+export { IdSource, type IdState } from "./kernel/ids.js";
+export {
+  accepts,
+  defineMachine,
+  lookupTransition,
+  reachableStates,
+  transition,
+  type Machine,
+  type StateSpec,
+  type TransitionSpec,
+} from "./kernel/machine.js";
+export type { MovePayload, ScheduledMove, SchedulerState } from "./kernel/scheduler.js";
+export {
+  Simulator,
+  type MoveHandler,
+  type OperationContext,
+  type ReadContext,
+  type ServiceDefinition,
+  type SimulatorOptions,
+  type SimulatorSnapshot,
+} from "./kernel/simulator.js";
+export { isoMillis, isoSeconds, rfc3339, unixSeconds } from "./kernel/time.js";

@@ -1,0 +1,119 @@
+/**
+ * The simulator's only source of randomness: a seeded generator (sfc32) whose whole state is four
+ * 32-bit words, so it can be snapshotted and restored with the rest of the simulator.
+ *
+ * Same seed, same calls: same ids, same secrets, same bytes.
+ */
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** The generator's state: four unsigned 32-bit words. */
+export type IdState = [number, number, number, number];
+
+/**
+ * Seeded ids and random values.
+ *
+ * @example
+ * const ids = new IdSource(42);
+ * ids.prefixed("run-"); // "run-" + 16 base62 characters, the same for every run with seed 42
+ * ids.uuid();           // RFC 4122 version 4 form
+ */
+export class IdSource {
+  private state: IdState;
+
+  /** @param seed - any integer or string; the same seed always gives the same sequence. */
+  constructor(seed: number | string = 1) {
+    this.state = seedState(seed);
+    for (let i = 0; i < 15; i++) this.nextUint32();
+  }
+
+  /** The next unsigned 32-bit integer. */
+  nextUint32(): number {
+    let [a, b, c, d] = this.state;
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+    this.state = [a, b, c, d];
+    return t >>> 0;
+  }
+
+  /** A uniform integer in `[0, bound)`. `bound` must be at most 2^32. */
+  int(bound: number): number {
+    if (bound <= 0) return 0;
+    const limit = Math.floor(0x1_0000_0000 / bound) * bound;
+    let value = this.nextUint32();
+    while (value >= limit) value = this.nextUint32();
+    return value % bound;
+  }
+
+  /** A float in `[0, 1)`. */
+  float(): number {
+    return this.nextUint32() / 0x1_0000_0000;
+  }
+
+  /** `length` random bytes. */
+  bytes(length: number): Uint8Array {
+    const out = new Uint8Array(length);
+    for (let i = 0; i < length; i += 4) {
+      const word = this.nextUint32();
+      for (let j = 0; j < 4 && i + j < length; j++) out[i + j] = (word >>> (8 * j)) & 0xff;
+    }
+    return out;
+  }
+
+  /** `length` characters drawn from `alphabet`. */
+  string(length: number, alphabet: string = BASE62): string {
+    let out = "";
+    for (let i = 0; i < length; i++) out += alphabet[this.int(alphabet.length)];
+    return out;
+  }
+
+  /** `prefix` plus 16 base62 characters, the real run orchestration service's id shape (`run-CZcmD7eagjhyX0vN`). */
+  prefixed(prefix: string, length = 16): string {
+    return prefix + this.string(length);
+  }
+
+  /** A version 4 UUID in canonical lowercase form. */
+  uuid(): string {
+    const b = this.bytes(16);
+    b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+    b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+    const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  /** `length` lowercase hexadecimal characters. */
+  hex(length: number): string {
+    return this.string(length, "0123456789abcdef");
+  }
+
+  /** The generator's state, for snapshots. */
+  save(): IdState {
+    return [...this.state];
+  }
+
+  /** Restores a state taken by {@link IdSource.save}. */
+  load(state: IdState): void {
+    this.state = [...state];
+  }
+}
+
+function seedState(seed: number | string): IdState {
+  // xmur3-style string hash to spread any seed over four words.
+  const text = String(seed);
+  let h = 1779033703 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    h = Math.imul(h ^ text.charCodeAt(i), 3432918353);
+    h = (h << 13) | (h >>> 19);
+  }
+  const next = (): number => {
+    h = Math.imul(h ^ (h >>> 16), 2246822507);
+    h = Math.imul(h ^ (h >>> 13), 3266489909);
+    h ^= h >>> 16;
+    return h >>> 0;
+  };
+  return [next(), next(), next(), next()];
+}

@@ -1,0 +1,110 @@
+/**
+ * State machines as data. A machine is a frozen table: for each state, whether it is final and
+ * which events it accepts, with the target state. Lookup is a table read; a miss is a typed
+ * `conflict` error naming the state and the event. Property tests run on the tables themselves.
+ */
+import { DomainError } from "./errors.js";
+
+/** One accepted event: where it leads. */
+export interface TransitionSpec<State extends string> {
+  readonly target: State;
+  /** A name for the condition checked by the operation before taking it (documentation only). */
+  readonly guard?: string;
+}
+
+/** A state's row of the table. */
+export interface StateSpec<State extends string, Event extends string> {
+  readonly final?: boolean;
+  readonly on?: { readonly [E in Event]?: TransitionSpec<State> };
+}
+
+/** A whole machine. */
+export interface Machine<State extends string, Event extends string> {
+  /** Used in error messages, e.g. `run`. */
+  readonly name: string;
+  readonly service: string;
+  readonly initial: State;
+  readonly states: { readonly [S in State]: StateSpec<State, Event> };
+}
+
+/**
+ * Freezes a machine definition deeply (so tests and code share one immutable table).
+ * @example
+ * const m = defineMachine({ name: "door", service: "demo", initial: "shut",
+ *   states: { shut: { on: { open: { target: "open" } } }, open: { final: true } } });
+ */
+export function defineMachine<State extends string, Event extends string>(
+  machine: Machine<State, Event>,
+): Machine<State, Event> {
+  return deepFreeze(machine);
+}
+
+/** The target of `event` from `state`, or `undefined` when the table has no such row. */
+export function lookupTransition<State extends string, Event extends string>(
+  machine: Machine<State, Event>,
+  state: State,
+  event: Event,
+): State | undefined {
+  return machine.states[state].on?.[event]?.target;
+}
+
+/** Whether `state` accepts `event`. */
+export function accepts<State extends string, Event extends string>(
+  machine: Machine<State, Event>,
+  state: State,
+  event: Event,
+): boolean {
+  return lookupTransition(machine, state, event) !== undefined;
+}
+
+/**
+ * The target of `event` from `state`.
+ * @throws {DomainError} `conflict` naming the machine, resource, state and event when the table
+ * has no such row; `message` overrides the default wording.
+ */
+export function transition<State extends string, Event extends string>(
+  machine: Machine<State, Event>,
+  state: State,
+  event: Event,
+  details: { resource?: string; operation?: string; message?: string } = {},
+): State {
+  const target = lookupTransition(machine, state, event);
+  if (target === undefined) {
+    throw new DomainError({
+      code: "conflict",
+      service: machine.service,
+      operation: details.operation ?? `${event} ${machine.name}`,
+      ...(details.resource !== undefined ? { resource: details.resource } : {}),
+      state,
+      message: details.message ?? `${machine.name} in state "${state}" does not accept "${event}"`,
+    });
+  }
+  return target;
+}
+
+/** Every state reachable from the initial state through the table. */
+export function reachableStates<State extends string, Event extends string>(
+  machine: Machine<State, Event>,
+  from: State = machine.initial,
+): Set<State> {
+  const seen = new Set<State>([from]);
+  const queue: State[] = [from];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const on = machine.states[next].on ?? {};
+    for (const spec of Object.values(on) as (TransitionSpec<State> | undefined)[]) {
+      if (spec && !seen.has(spec.target)) {
+        seen.add(spec.target);
+        queue.push(spec.target);
+      }
+    }
+  }
+  return seen;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

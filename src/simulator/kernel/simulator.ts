@@ -1,0 +1,352 @@
+/**
+ * The simulator: the services' states, one clock, one seeded id source and one scheduler of timed
+ * moves. It knows nothing of HTTP.
+ *
+ * Every change goes through {@link Simulator.update}, which first catches up with the clock (firing
+ * due moves, each at its own due time) and is transactional: if the operation throws, the service's
+ * state, the schedule and the id source are exactly as before.
+ */
+import { ManualClock, type Clock } from "./clock.js";
+import { parseDuration, type Duration } from "./duration.js";
+import { UsageError } from "./errors.js";
+import { IdSource, type IdState } from "./ids.js";
+import {
+  cancelMove,
+  emptySchedule,
+  scheduleMove,
+  takeDue,
+  type MovePayload,
+  type ScheduledMove,
+  type SchedulerState,
+} from "./scheduler.js";
+
+/** What a read-only operation sees. */
+export interface ReadContext<S> {
+  /** Simulator time, ms since the epoch (never goes backwards). */
+  readonly now: number;
+  readonly state: Readonly<S>;
+  /** Moves of this service still scheduled, in due order. */
+  scheduled(): readonly ScheduledMove[];
+  /** Bytes stored with {@link OperationContext.putBlob}. */
+  blob(key: string): Uint8Array | undefined;
+}
+
+/** What a state-changing operation (or a firing move) sees. */
+export interface OperationContext<S> extends ReadContext<S> {
+  readonly state: S;
+  readonly ids: IdSource;
+  /** Schedules a move of this service at `at` (ms since the epoch). Returns its id. */
+  schedule(at: number, kind: string, payload?: MovePayload): number;
+  /** Cancels a scheduled move; returns whether it was still pending. */
+  cancel(moveId: number): boolean;
+  /** Stores bytes (kept exactly) under a new key and returns the key. */
+  putBlob(bytes: Uint8Array): string;
+  /** Forgets stored bytes. */
+  dropBlob(key: string): void;
+}
+
+/** A handler for a timed move, run at the move's due time. */
+export type MoveHandler<S> = (ctx: OperationContext<S>, payload: MovePayload) => void;
+
+/**
+ * A simulated service: its initial state and the handlers of its timed moves. State must be plain
+ * data (it is copied with `structuredClone` for transactions and snapshots).
+ */
+export interface ServiceDefinition<S> {
+  readonly name: string;
+  initialState(ctx: { readonly now: number; readonly ids: IdSource }): S;
+  readonly moves?: Readonly<Record<string, MoveHandler<S>>>;
+}
+
+/** The whole simulator state, as returned by {@link Simulator.snapshot}. Opaque; plain data. */
+export interface SimulatorSnapshot {
+  readonly services: Readonly<Record<string, unknown>>;
+  readonly schedule: SchedulerState;
+  readonly ids: IdState;
+  readonly blobs: Readonly<Record<string, Uint8Array>>;
+  readonly lastNow: number;
+  readonly blobSeq: number;
+}
+
+/** Options of {@link Simulator}. */
+export interface SimulatorOptions {
+  /** The clock (default: a {@link ManualClock} at 2024-01-01T00:00:00Z). */
+  clock?: Clock;
+  /** Seed of the id source (default 1). Same seed and same calls give the same ids. */
+  seed?: number | string;
+  // The array holds definitions of different state types.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  services: readonly ServiceDefinition<any>[];
+}
+
+interface Waiter {
+  since: number;
+  until: number;
+  resolve: () => void;
+  cancelWake: (() => void) | undefined;
+}
+
+/**
+ * The simulator kernel shared by all services.
+ *
+ * @example
+ * const sim = new Simulator({ seed: 7, services: [runsService] });
+ * sim.update("runs", (ctx) => createRun(ctx, input));
+ * sim.advance("10m"); // fires every due move in order
+ */
+export class Simulator {
+  readonly clock: Clock;
+  readonly seed: number | string;
+  private readonly definitions = new Map<string, ServiceDefinition<unknown>>();
+  private states = new Map<string, unknown>();
+  private schedule: SchedulerState = emptySchedule();
+  private ids: IdSource;
+  private blobs = new Map<string, Uint8Array>();
+  private blobSeq = 0;
+  private lastNow: number;
+  private changeVersion = 0;
+  private catchingUp = false;
+  private readonly waiters = new Set<Waiter>();
+  private readonly changeListeners = new Set<() => void>();
+  private readonly initial: SimulatorSnapshot;
+
+  constructor(options: SimulatorOptions) {
+    this.clock = options.clock ?? new ManualClock();
+    this.seed = options.seed ?? 1;
+    this.ids = new IdSource(this.seed);
+    this.lastNow = this.clock.now();
+    for (const definition of options.services) {
+      if (this.definitions.has(definition.name)) {
+        throw new UsageError(`service "${definition.name}" is registered twice`);
+      }
+      this.definitions.set(definition.name, definition as ServiceDefinition<unknown>);
+      this.states.set(definition.name, definition.initialState({ now: this.lastNow, ids: this.ids }));
+    }
+    this.initial = this.snapshot();
+    this.clock.onChange?.(() => {
+      this.catchUp();
+      this.releaseWaiters();
+    });
+  }
+
+  /** Names of the registered services. */
+  get services(): readonly string[] {
+    return [...this.definitions.keys()];
+  }
+
+  /** Increases on every change of state (operations and fired moves). */
+  get version(): number {
+    return this.changeVersion;
+  }
+
+  /** Simulator time after catching up with the clock, ms since the epoch. */
+  now(): number {
+    this.catchUp();
+    return this.lastNow;
+  }
+
+  /**
+   * Fires every move due by the clock's current time, in due order, each at its own due time.
+   * Called before every operation; call it yourself to observe state without a request.
+   */
+  catchUp(): void {
+    if (this.catchingUp) return;
+    this.catchingUp = true;
+    try {
+      const target = Math.max(this.clock.now(), this.lastNow);
+      for (;;) {
+        const move = takeDue(this.schedule, target);
+        if (move === undefined) break;
+        this.lastNow = Math.max(this.lastNow, move.due);
+        const handler = this.definitions.get(move.service)?.moves?.[move.kind];
+        if (handler === undefined) {
+          throw new UsageError(`no handler for move "${move.kind}" of service "${move.service}"`);
+        }
+        this.transact(move.service, (ctx) => handler(ctx, move.payload));
+      }
+      this.lastNow = target;
+    } finally {
+      this.catchingUp = false;
+    }
+  }
+
+  /**
+   * Moves a hand-driven clock forward and fires every move that falls due.
+   * @param by - milliseconds or a duration string (`"10m"`, `"1h30m"`).
+   * @throws {UsageError} when the clock cannot be advanced (a system clock) or `by` is negative.
+   */
+  advance(by: Duration): number {
+    const clock = this.clock as Clock & { advance?: (by: Duration) => number };
+    if (typeof clock.advance !== "function") {
+      throw new UsageError("this simulator's clock cannot be advanced; use a ManualClock or AdvanceableClock");
+    }
+    clock.advance(by);
+    this.catchUp();
+    return this.lastNow;
+  }
+
+  /**
+   * Runs a state-changing operation of `service` after catching up. Transactional: if `operation`
+   * throws, nothing it did is kept.
+   * @throws whatever `operation` throws (typically a {@link DomainError}).
+   */
+  update<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {
+    this.catchUp();
+    return this.transact(service, operation);
+  }
+
+  /** Runs a read-only operation of `service` after catching up. */
+  read<S, R>(service: string, operation: (ctx: ReadContext<S>) => R): R {
+    this.catchUp();
+    return operation(this.readContext<S>(service));
+  }
+
+  /**
+   * Resolves when the state changes after `since` (a {@link Simulator.version}) or when simulator
+   * time reaches `until` (ms since the epoch), whichever is first. Used by blocking queries.
+   * Advancing a manual clock releases it; on a real-time clock a timer does.
+   */
+  waitForChange(since: number, until: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.version !== since || this.now() >= until || signal?.aborted) {
+        resolve();
+        return;
+      }
+      const waiter: Waiter = { since, until, resolve, cancelWake: undefined };
+      const finish = (): void => {
+        waiter.cancelWake?.();
+        this.waiters.delete(waiter);
+        resolve();
+      };
+      waiter.resolve = finish;
+      waiter.cancelWake = this.clock.wakeAt?.(until, () => {
+        this.catchUp();
+        this.releaseWaiters();
+      });
+      signal?.addEventListener("abort", finish, { once: true });
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Number of blocked reads waiting (for tests and leak checks). */
+  get pendingWaiters(): number {
+    return this.waiters.size;
+  }
+
+  /** Calls `listener` after every change of state. Returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /** A deep copy of the whole state: services, schedule, id source, stored bytes. */
+  snapshot(): SimulatorSnapshot {
+    return structuredClone({
+      services: Object.fromEntries(this.states),
+      schedule: this.schedule,
+      ids: this.ids.save(),
+      blobs: Object.fromEntries(this.blobs),
+      lastNow: this.lastNow,
+      blobSeq: this.blobSeq,
+    });
+  }
+
+  /**
+   * Puts back a state taken by {@link Simulator.snapshot}. Time does not go back: the clock is not
+   * touched, and simulator time stays at least where it is.
+   */
+  restore(snapshot: SimulatorSnapshot): void {
+    const copy = structuredClone(snapshot);
+    this.states = new Map(Object.entries(copy.services));
+    this.schedule = copy.schedule;
+    this.ids.load(copy.ids);
+    this.blobs = new Map(Object.entries(copy.blobs));
+    this.blobSeq = copy.blobSeq;
+    this.lastNow = Math.max(this.lastNow, copy.lastNow);
+    this.changed();
+  }
+
+  /** Back to the state right after construction (same seed, so the same ids again). */
+  reset(): void {
+    this.restore(this.initial);
+  }
+
+  private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {
+    if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
+    const savedState = structuredClone(this.states.get(service));
+    const savedSchedule = structuredClone(this.schedule);
+    const savedIds = this.ids.save();
+    const savedBlobSeq = this.blobSeq;
+    const addedBlobs: string[] = [];
+    const droppedBlobs = new Map<string, Uint8Array>();
+    const ctx = this.operationContext<S>(service, addedBlobs, droppedBlobs);
+    try {
+      const result = operation(ctx);
+      this.changed();
+      return result;
+    } catch (error) {
+      this.states.set(service, savedState);
+      this.schedule = savedSchedule;
+      this.ids.load(savedIds);
+      this.blobSeq = savedBlobSeq;
+      for (const key of addedBlobs) this.blobs.delete(key);
+      for (const [key, bytes] of droppedBlobs) this.blobs.set(key, bytes);
+      throw error;
+    }
+  }
+
+  private readContext<S>(service: string): ReadContext<S> {
+    if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
+    const now = this.lastNow;
+    return {
+      now,
+      state: this.states.get(service) as S,
+      scheduled: () => this.schedule.moves.filter((move) => move.service === service),
+      blob: (key) => this.blobs.get(key),
+    };
+  }
+
+  private operationContext<S>(
+    service: string,
+    addedBlobs: string[],
+    droppedBlobs: Map<string, Uint8Array>,
+  ): OperationContext<S> {
+    const read = this.readContext<S>(service);
+    return {
+      ...read,
+      state: read.state as S,
+      ids: this.ids,
+      schedule: (at, kind, payload = null) =>
+        scheduleMove(this.schedule, { due: Math.max(at, this.lastNow), service, kind, payload }),
+      cancel: (moveId) => cancelMove(this.schedule, moveId),
+      putBlob: (bytes) => {
+        const key = `blob-${++this.blobSeq}`;
+        this.blobs.set(key, Uint8Array.from(bytes));
+        addedBlobs.push(key);
+        return key;
+      },
+      dropBlob: (key) => {
+        const bytes = this.blobs.get(key);
+        if (bytes !== undefined) droppedBlobs.set(key, bytes);
+        this.blobs.delete(key);
+      },
+    };
+  }
+
+  private changed(): void {
+    this.changeVersion++;
+    for (const listener of [...this.changeListeners]) listener();
+    this.releaseWaiters();
+  }
+
+  private releaseWaiters(): void {
+    for (const waiter of [...this.waiters]) {
+      if (this.changeVersion !== waiter.since || this.lastNow >= waiter.until) waiter.resolve();
+    }
+  }
+}
+
+/** Parses a duration for simulator-facing APIs (ms or a duration string). */
+export function durationMs(by: Duration): number {
+  return parseDuration(by);
+}

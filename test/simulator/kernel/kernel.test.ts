@@ -1,0 +1,154 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { AdvanceableClock, ManualClock } from "../../../src/simulator/kernel/clock.js";
+import { formatGoDuration, parseDuration } from "../../../src/simulator/kernel/duration.js";
+import { DomainError, UsageError } from "../../../src/simulator/kernel/errors.js";
+import { IdSource } from "../../../src/simulator/kernel/ids.js";
+import { Simulator } from "../../../src/simulator/kernel/simulator.js";
+import { isoMillis, isoSeconds, rfc3339, unixSeconds } from "../../../src/simulator/kernel/time.js";
+import { demoDefinition, type DemoState } from "../../support/demo-service.js";
+
+describe("durations", () => {
+  it("parses Go duration strings into milliseconds", () => {
+    expect(parseDuration("90s")).toBe(90_000);
+    expect(parseDuration("1h30m")).toBe(5_400_000);
+    expect(parseDuration("500ms")).toBe(500);
+    expect(parseDuration("1.5h")).toBe(5_400_000);
+    expect(parseDuration("2d")).toBe(172_800_000);
+    expect(parseDuration("86400")).toBe(86_400_000);
+    expect(parseDuration("0")).toBe(0);
+    expect(parseDuration(1234)).toBe(1234);
+  });
+  it("refuses strings that are not durations, and days where hours are the largest unit", () => {
+    for (const bad of ["", "10", "abc", "10x", "1h 30m", "h"].slice(0)) {
+      if (bad === "10") continue;
+      expect(() => parseDuration(bad)).toThrow(DomainError);
+    }
+    expect(() => parseDuration("1d", { largestUnit: "h" })).toThrow(/invalid duration/);
+  });
+  it("formats milliseconds as Go's canonical duration", () => {
+    expect(formatGoDuration(3_600_000)).toBe("1h0m0s");
+    expect(formatGoDuration(90_000)).toBe("1m30s");
+    expect(formatGoDuration(45_000)).toBe("45s");
+    expect(formatGoDuration(0)).toBe("0s");
+    expect(formatGoDuration(1500)).toBe("1.5s");
+    expect(formatGoDuration(250)).toBe("250ms");
+  });
+  it("round-trips any whole-second duration through format and parse", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 10_000_000 }), (seconds) => parseDuration(formatGoDuration(seconds * 1000)) === seconds * 1000));
+  });
+});
+
+describe("clocks", () => {
+  it("moves a manual clock only forward, by durations or to later times", () => {
+    const clock = new ManualClock("2024-01-01T00:00:00Z");
+    expect(clock.advance("10m")).toBe(Date.UTC(2024, 0, 1, 0, 10));
+    expect(clock.set("2024-01-02T00:00:00Z")).toBe(Date.UTC(2024, 0, 2));
+    expect(() => clock.set("2024-01-01T00:00:00Z")).toThrow(/cannot go backwards/);
+    expect(() => clock.advance(-1)).toThrow(UsageError);
+    expect(() => clock.advance("soon")).toThrow(/not a duration/);
+  });
+  it("adds an ever-growing offset to an advanceable clock", () => {
+    const base = new ManualClock(0);
+    const clock = new AdvanceableClock(base);
+    base.advance(5);
+    clock.advance("1s");
+    expect(clock.now()).toBe(1005);
+  });
+});
+
+describe("ids", () => {
+  it("gives the same ids for the same seed and different ids for different seeds", () => {
+    const a = new IdSource(42);
+    const b = new IdSource(42);
+    const c = new IdSource(43);
+    const seqA = [a.prefixed("run-"), a.uuid(), a.hex(8)];
+    expect([b.prefixed("run-"), b.uuid(), b.hex(8)]).toEqual(seqA);
+    expect(c.prefixed("run-")).not.toBe(seqA[0]);
+    expect(seqA[0]).toMatch(/^run-[0-9A-Za-z]{16}$/);
+    expect(seqA[1]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+  it("draws integers uniformly within bounds", () => {
+    const ids = new IdSource(1);
+    fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 }), (bound) => {
+      const value = ids.int(bound);
+      return value >= 0 && value < bound;
+    }));
+  });
+});
+
+describe("timestamps", () => {
+  it("formats the services' timestamp shapes in UTC", () => {
+    const ms = Date.UTC(2021, 4, 24, 7, 38, 4, 171);
+    expect(isoMillis(ms)).toBe("2021-05-24T07:38:04.171Z");
+    expect(isoSeconds(ms)).toBe("2021-05-24T07:38:04+00:00");
+    expect(rfc3339(ms)).toBe("2021-05-24T07:38:04.171Z");
+    expect(rfc3339(Date.UTC(2021, 4, 24))).toBe("2021-05-24T00:00:00Z");
+    expect(unixSeconds(ms)).toBe(1621841884);
+  });
+});
+
+describe("simulator", () => {
+  const make = (seed = 1) => new Simulator({ seed, services: [demoDefinition] });
+  const create = (sim: Simulator, name: string, delay = 60_000) =>
+    sim.update<DemoState, string>("demo", (ctx) => {
+      const id = ctx.ids.prefixed("thing-");
+      ctx.state.things[id] = { id, name, createdAt: ctx.now, done: false };
+      ctx.schedule(ctx.now + delay, "finish", id);
+      return id;
+    });
+
+  it("fires due moves in due order, each at its own due time", () => {
+    const sim = make();
+    const late = create(sim, "late", 120_000);
+    const early = create(sim, "early", 30_000);
+    sim.advance("10m");
+    const log = sim.read<DemoState, string[]>("demo", (ctx) => ctx.state.log);
+    const start = Date.UTC(2024, 0, 1);
+    expect(log).toEqual([`finish ${early} at ${start + 30_000}`, `finish ${late} at ${start + 120_000}`]);
+  });
+
+  it("keeps nothing of a failed operation: state, schedule and ids are as before", () => {
+    const sim = make();
+    create(sim, "kept");
+    const before = sim.snapshot();
+    expect(() =>
+      sim.update<DemoState, void>("demo", (ctx) => {
+        ctx.state.things.x = { id: "x", name: "x", createdAt: 0, done: false };
+        ctx.schedule(ctx.now + 1, "finish", "x");
+        ctx.ids.uuid();
+        throw new DomainError({ code: "invalid", service: "demo", operation: "break", message: "no" });
+      }),
+    ).toThrow(DomainError);
+    expect(sim.snapshot()).toEqual(before);
+  });
+
+  it("restores snapshots and resets to the first state, giving the same ids again", () => {
+    const sim = make(9);
+    const first = create(sim, "a");
+    const snap = sim.snapshot();
+    create(sim, "b");
+    sim.restore(snap);
+    expect(sim.read<DemoState, number>("demo", (ctx) => Object.keys(ctx.state.things).length)).toBe(1);
+    sim.reset();
+    expect(create(sim, "again")).toBe(first);
+  });
+
+  it("releases a waiter when state changes or when its deadline passes on the simulator clock", async () => {
+    const sim = make();
+    const clock = sim.clock as ManualClock;
+    const changed = sim.waitForChange(sim.version, clock.now() + 60_000);
+    create(sim, "x");
+    await changed;
+    const timedOut = sim.waitForChange(sim.version, clock.now() + 60_000);
+    expect(sim.pendingWaiters).toBe(1);
+    clock.advance("1m");
+    await timedOut;
+    expect(sim.pendingWaiters).toBe(0);
+  });
+
+  it("refuses to advance a clock that cannot be moved by hand", () => {
+    const sim = new Simulator({ services: [demoDefinition], clock: { now: () => 0 } });
+    expect(() => sim.advance("1s")).toThrow(/cannot be advanced/);
+  });
+});
