@@ -15,3 +15,4 @@ export {
   type DoublesCoreOptions,
 } from "./scenarios/doubles-core.js";
 export type { ServicePlugin } from "./scenarios/plugin.js";
+export { ALL_PLUGINS, Doubles, createDoubles, type DoublesOptions } from "./scenarios/doubles.js";

@@ -75,6 +75,7 @@ export class DoublesCore {
   private nockHandler: Handler | undefined;
   private readonly interceptions = new Set<NockInterception>();
   private readonly servers = new Set<RunningServer>();
+  private readonly controls = new Map<string, unknown>();
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     this.plugins = plugins;
@@ -85,6 +86,22 @@ export class DoublesCore {
       seed: options.seed ?? 1,
       services: plugins.map((p) => p.definition),
     });
+  }
+
+  /**
+   * The scenario controls of the service registered under `key`.
+   * @throws {UsageError} when no such service is registered.
+   */
+  controlsOf<Controls>(key: string): Controls {
+    const plugin = this.plugins.find((p) => p.key === key);
+    if (!plugin) throw new UsageError(`no service "${key}" in these doubles (have: ${this.plugins.map((p) => p.key).join(", ")})`);
+    if (!this.controls.has(key)) this.controls.set(key, plugin.controls(this.sim));
+    return this.controls.get(key) as Controls;
+  }
+
+  /** The registered plugins. */
+  get registeredPlugins(): readonly ServicePlugin<unknown>[] {
+    return this.plugins;
   }
 
   /** Simulator time, ms since the epoch (after firing every due move). */

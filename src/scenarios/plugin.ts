@@ -1,13 +1,15 @@
 /**
  * The contract each simulated service fulfils to join {@link Doubles}: its simulator definition,
- * its HTTP face, where it lives by default, and the scenario controls it gives tests.
+ * its HTTP face, where it lives by default, the scenario controls it gives tests, and what it adds
+ * to the dev server.
  */
+import type { Route } from "../interceptors/http.js";
 import type { HttpService } from "../interceptors/http.js";
 import type { ServiceDefinition, Simulator } from "../simulator/kernel/simulator.js";
 
 /** A simulated service, ready to be mounted. */
 export interface ServicePlugin<Controls> {
-  /** Key of the service in `Doubles` and in `baseUrls` options, e.g. `runs`. */
+  /** Key of the service in `Doubles`, in `baseUrls` options and in the dev server banner (`runs`, `accessControl`, `secrets`). */
   readonly key: string;
   // The kernel holds services of different state types.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,4 +21,12 @@ export interface ServicePlugin<Controls> {
   serverBases(origin: string): Record<string, string>;
   /** The scenario controls handed to tests (fixtures, outcomes, progression). */
   controls(sim: Simulator): Controls;
+  /**
+   * Builds the dev server's embedded default scenario for this service and returns what the
+   * banner prints under {@link ServicePlugin.key} (base URL, tokens, ...).
+   * @param bases - this service's bases on the server origin.
+   */
+  defaultScenario?(controls: Controls, bases: Record<string, string>): Record<string, unknown>;
+  /** Extra routes of the `/_sim/` control API, mounted under `/_sim/<key>/`. */
+  controlRoutes?(controls: Controls): readonly Route[];
 }

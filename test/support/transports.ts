@@ -1,0 +1,77 @@
+/**
+ * The contract-suite harness: runs the same HTTP tests through every transport (nock and the real
+ * node:http server), like hono's common.case.test.ts runs one suite against every router.
+ *
+ * @example
+ * describeEachTransport("runs: configuration versions", (t) => {
+ *   it("creates a version", async () => {
+ *     const { doubles, base } = await t.start([runsPlugin]);
+ *     await fetch(`${base("runs")}/workspaces/ws-1/configuration-versions`, ...);
+ *   });
+ * });
+ */
+import { afterEach, describe } from "vitest";
+import { DoublesCore, type DoublesCoreOptions } from "../../src/scenarios/doubles-core.js";
+import type { ServicePlugin } from "../../src/scenarios/plugin.js";
+
+/** Which transport a suite runs through. */
+export type TransportName = "nock" | "server";
+
+/** A started transport. */
+export interface StartedTransport<D extends DoublesCore = DoublesCore> {
+  readonly doubles: D;
+  readonly transport: TransportName;
+  /** The base URL of a service's named base (default `api`) as clients must use it. */
+  base(service: string, baseName?: string): string;
+}
+
+/** Handed to each suite: starts doubles on this transport (stopped after each test). */
+export interface TransportHarness {
+  readonly name: TransportName;
+  start(plugins: readonly ServicePlugin<unknown>[], options?: DoublesCoreOptions): Promise<StartedTransport>;
+  /** Starts a ready-made doubles object (e.g. from `createDoubles()`). */
+  startWith<D extends DoublesCore>(doubles: D): Promise<StartedTransport<D>>;
+}
+
+/** Runs `suite` once per transport, inside `describe("<title> (via nock|server)")`. */
+export function describeEachTransport(title: string, suite: (harness: TransportHarness) => void): void {
+  for (const name of ["nock", "server"] as const) {
+    describe(`${title} (via ${name})`, () => {
+      const stops: (() => Promise<void>)[] = [];
+      afterEach(async () => {
+        for (const stop of stops.splice(0)) await stop();
+      });
+      const startWith = async <D extends DoublesCore>(doubles: D): Promise<StartedTransport<D>> => {
+        if (name === "nock") {
+          const interception = doubles.intercept();
+          stops.push(async () => interception.stop());
+          const urls = doubles.baseUrls();
+          return {
+            doubles,
+            transport: name,
+            base: (service, baseName = "api") => required(urls[service]?.[baseName], service, baseName),
+          };
+        }
+        const server = await doubles.listen();
+        stops.push(() => server.close());
+        const registered = doubles.registeredPlugins;
+        return {
+          doubles,
+          transport: name,
+          base: (service, baseName = "api") =>
+            required(registered.find((p) => p.key === service)?.serverBases(server.url)[baseName], service, baseName),
+        };
+      };
+      suite({
+        name,
+        startWith,
+        start: (plugins, options) => startWith(new DoublesCore(plugins, options)),
+      });
+    });
+  }
+}
+
+function required(value: string | undefined, service: string, baseName: string): string {
+  if (value === undefined) throw new Error(`no base "${baseName}" for service "${service}"`);
+  return value.replace(/\/+$/, "");
+}
