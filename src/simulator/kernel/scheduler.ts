@@ -41,23 +41,28 @@ export function scheduleMove(
   move: Omit<ScheduledMove, "id">,
 ): number {
   const id = state.nextId++;
-  const entry: ScheduledMove = { ...move, id };
-  let index = state.moves.length;
-  while (index > 0) {
-    const before = state.moves[index - 1];
-    if (before === undefined || before.due <= entry.due) break;
-    index--;
-  }
-  state.moves.splice(index, 0, entry);
+  insertMove(state, { ...move, id });
   return id;
 }
 
-/** Removes a move; returns whether it was still scheduled. */
-export function cancelMove(state: SchedulerState, id: number): boolean {
+/** Puts a move (back) in its place: after every move due earlier or at the same time with a smaller id. */
+export function insertMove(state: SchedulerState, entry: ScheduledMove): void {
+  let low = 0;
+  let high = state.moves.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const other = state.moves[middle] as ScheduledMove;
+    if (other.due < entry.due || (other.due === entry.due && other.id < entry.id)) low = middle + 1;
+    else high = middle;
+  }
+  state.moves.splice(low, 0, entry);
+}
+
+/** Removes a move; returns the removed move, or undefined when it was no longer scheduled. */
+export function cancelMove(state: SchedulerState, id: number): ScheduledMove | undefined {
   const index = state.moves.findIndex((move) => move.id === id);
-  if (index < 0) return false;
-  state.moves.splice(index, 1);
-  return true;
+  if (index < 0) return undefined;
+  return state.moves.splice(index, 1)[0];
 }
 
 /** Removes and returns the earliest move due at or before `until`, if any. */

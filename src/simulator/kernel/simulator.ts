@@ -13,6 +13,7 @@ import { IdSource, type IdState } from "./ids.js";
 import {
   cancelMove,
   emptySchedule,
+  insertMove,
   scheduleMove,
   takeDue,
   type MovePayload,
@@ -77,6 +78,14 @@ export interface SimulatorOptions {
   // The array holds definitions of different state types.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   services: readonly ServiceDefinition<any>[];
+}
+
+/** What a transaction changed outside the service state, to put back on failure. */
+interface Undo {
+  added: number[];
+  cancelled: ScheduledMove[];
+  addedBlobs: string[];
+  droppedBlobs: Map<string, Uint8Array>;
 }
 
 interface Waiter {
@@ -162,7 +171,8 @@ export class Simulator {
         if (handler === undefined) {
           throw new UsageError(`no handler for move "${move.kind}" of service "${move.service}"`);
         }
-        this.transact(move.service, (ctx) => handler(ctx, move.payload));
+        // A move handler that throws is a library bug, not a refused request: no rollback copy.
+        this.transact(move.service, (ctx) => handler(ctx, move.payload), false);
       }
       this.lastNow = target;
     } finally {
@@ -271,26 +281,29 @@ export class Simulator {
     this.restore(this.initial);
   }
 
-  private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {
+  private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R, rollback = true): R {
     if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
-    const savedState = structuredClone(this.states.get(service));
-    const savedSchedule = structuredClone(this.schedule);
+    const undo: Undo = { added: [], cancelled: [], addedBlobs: [], droppedBlobs: new Map() };
+    const savedState = rollback ? structuredClone(this.states.get(service)) : undefined;
     const savedIds = this.ids.save();
     const savedBlobSeq = this.blobSeq;
-    const addedBlobs: string[] = [];
-    const droppedBlobs = new Map<string, Uint8Array>();
-    const ctx = this.operationContext<S>(service, addedBlobs, droppedBlobs);
+    const savedNextMove = this.schedule.nextId;
+    const ctx = this.operationContext<S>(service, undo);
     try {
       const result = operation(ctx);
       this.changed();
       return result;
     } catch (error) {
-      this.states.set(service, savedState);
-      this.schedule = savedSchedule;
-      this.ids.load(savedIds);
-      this.blobSeq = savedBlobSeq;
-      for (const key of addedBlobs) this.blobs.delete(key);
-      for (const [key, bytes] of droppedBlobs) this.blobs.set(key, bytes);
+      if (rollback) {
+        this.states.set(service, savedState);
+        this.ids.load(savedIds);
+        this.blobSeq = savedBlobSeq;
+        for (const id of undo.added) cancelMove(this.schedule, id);
+        for (const move of undo.cancelled) insertMove(this.schedule, move);
+        this.schedule.nextId = savedNextMove;
+        for (const key of undo.addedBlobs) this.blobs.delete(key);
+        for (const [key, bytes] of undo.droppedBlobs) this.blobs.set(key, bytes);
+      }
       throw error;
     }
   }
@@ -306,28 +319,31 @@ export class Simulator {
     };
   }
 
-  private operationContext<S>(
-    service: string,
-    addedBlobs: string[],
-    droppedBlobs: Map<string, Uint8Array>,
-  ): OperationContext<S> {
+  private operationContext<S>(service: string, undo: Undo): OperationContext<S> {
     const read = this.readContext<S>(service);
     return {
       ...read,
       state: read.state as S,
       ids: this.ids,
-      schedule: (at, kind, payload = null) =>
-        scheduleMove(this.schedule, { due: Math.max(at, this.lastNow), service, kind, payload }),
-      cancel: (moveId) => cancelMove(this.schedule, moveId),
+      schedule: (at, kind, payload = null) => {
+        const id = scheduleMove(this.schedule, { due: Math.max(at, this.lastNow), service, kind, payload });
+        undo.added.push(id);
+        return id;
+      },
+      cancel: (moveId) => {
+        const removed = cancelMove(this.schedule, moveId);
+        if (removed !== undefined) undo.cancelled.push(removed);
+        return removed !== undefined;
+      },
       putBlob: (bytes) => {
         const key = `blob-${++this.blobSeq}`;
         this.blobs.set(key, Uint8Array.from(bytes));
-        addedBlobs.push(key);
+        undo.addedBlobs.push(key);
         return key;
       },
       dropBlob: (key) => {
         const bytes = this.blobs.get(key);
-        if (bytes !== undefined) droppedBlobs.set(key, bytes);
+        if (bytes !== undefined && !undo.droppedBlobs.has(key)) undo.droppedBlobs.set(key, bytes);
         this.blobs.delete(key);
       },
     };

@@ -123,6 +123,34 @@ describe("simulator", () => {
     expect(sim.snapshot()).toEqual(before);
   });
 
+  it("puts back a move that a failed operation cancelled, in its place", () => {
+    const sim = make();
+    create(sim, "a", 30_000);
+    create(sim, "b", 60_000);
+    const before = sim.snapshot();
+    expect(() =>
+      sim.update<DemoState, void>("demo", (ctx) => {
+        for (const move of ctx.scheduled()) ctx.cancel(move.id);
+        ctx.schedule(ctx.now + 1, "finish", "c");
+        throw new DomainError({ code: "conflict", service: "demo", operation: "cancel all", message: "no" });
+      }),
+    ).toThrow(DomainError);
+    expect(sim.snapshot()).toEqual(before);
+    sim.advance("2m");
+    expect(sim.read<DemoState, number>("demo", (ctx) => ctx.state.log.length)).toBe(2);
+  });
+
+  it("fires thousands of moves in due order", () => {
+    const sim = make();
+    sim.update<DemoState, void>("demo", (ctx) => {
+      for (let i = 0; i < 3000; i++) ctx.schedule(ctx.now + ((i * 7919) % 100_000), "finish", `t${i}`);
+    });
+    sim.advance("2m");
+    const times = sim.read<DemoState, number[]>("demo", (ctx) => ctx.state.log.map((line) => Number(line.split(" at ")[1])));
+    expect(times).toHaveLength(3000);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+
   it("restores snapshots and resets to the first state, giving the same ids again", () => {
     const sim = make(9);
     const first = create(sim, "a");
