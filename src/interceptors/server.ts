@@ -1,11 +1,17 @@
 /**
  * The real HTTP transport: a `node:http` server over the same transport-free handler, for clients
  * that are not in the test's Node process (curl, Go, Python, a browser).
+ *
+ * node:http's parser refuses methods it does not know, and the secrets service lists with `LIST`.
+ * Every connection therefore reaches node:http through a {@link MethodRewritingSocket}, which turns
+ * `LIST /path HTTP/1.1` into `GET` plus an internal header naming the real method; the handler sees
+ * `LIST` again.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { Handler } from "./handler.js";
-import type { SimRequest } from "./http.js";
+import type { SimRequest, SimResponse } from "./http.js";
+import { MethodRewritingSocket, ORIGINAL_METHOD_HEADER } from "./socket-methods.js";
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -20,8 +26,9 @@ export interface RunningServer extends AsyncDisposable {
   /** The origin, e.g. `http://127.0.0.1:53211`. */
   readonly url: string;
   readonly port: number;
+  /** The listening node:http server (its connections pass through the method rewriter). */
   readonly server: Server;
-  /** Stops listening and closes every open connection. */
+  /** Stops listening and closes every open connection (requests in flight are cut off). */
   close(): Promise<void>;
 }
 
@@ -30,25 +37,36 @@ export const METHOD_OVERRIDE_HEADER = "x-http-method-override";
 
 /**
  * Serves `handlerFor(origin)` over node:http. The handler is built once the origin (with the chosen
- * port) is known, so the services can give absolute links and upload URLs on that origin.
+ * port) is known, so the services can give absolute links and upload URLs on that origin; it is
+ * built before the first request is answered.
  *
+ * Any method that is an HTTP token is accepted, `LIST` included (from curl `-X LIST`, `fetch`, raw
+ * sockets), as is `GET` with an `X-HTTP-Method-Override: LIST` header. Requests are routed under
+ * the server's own origin whatever their `Host` header says.
+ *
+ * @param handlerFor - builds the handler for the server's origin (`http://127.0.0.1:<port>`).
+ * @param options - port (default 0: a free port) and interface (default `127.0.0.1`).
+ * @returns the running server; `await close()` (or `await using`) stops it and leaves no handle open.
+ * @throws the listen error (e.g. `EADDRINUSE`) when the port cannot be bound.
  * @example
  * const server = await startServer((origin) => doubles.handlerFor(origin), { port: 0 });
  * console.log(server.url);
+ * await server.close();
  */
 export async function startServer(
   handlerFor: (origin: string) => Handler,
   options: ServerOptions = {},
 ): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
-  const ready: { handler?: Handler } = {};
+  const ready: { handler?: Handler; origin?: string } = {};
   const server = createServer((req, res) => {
-    if (!ready.handler) {
-      res.writeHead(503).end();
+    if (!ready.handler || !ready.origin) {
+      res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end("infra-doubles: the server is starting\n");
       return;
     }
-    void serve(ready.handler, req, res);
+    void serve(ready.handler, ready.origin, req, res);
   });
+  routeConnectionsThroughRewriter(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -59,48 +77,135 @@ export async function startServer(
   const address = server.address() as AddressInfo;
   const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}`;
-  ready.handler = handlerFor(url);
-  const close = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (!server.listening) {
-        resolve();
-        return;
-      }
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  try {
+    ready.handler = handlerFor(url);
+    ready.origin = url;
+  } catch (error) {
+    await closeServer(server);
+    throw error;
+  }
+  const close = (): Promise<void> => closeServer(server);
   return { url, port: address.port, server, close, [Symbol.asyncDispose]: close };
 }
 
-async function serve(handler: Handler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * Puts a {@link MethodRewritingSocket} between each accepted socket and node:http's own connection
+ * listener (node:http accepts any Duplex as a connection).
+ */
+function routeConnectionsThroughRewriter(server: Server): void {
+  const native = server.listeners("connection") as ((socket: unknown) => void)[];
+  server.removeAllListeners("connection");
+  server.on("connection", (socket: Socket) => {
+    const wrapped = new MethodRewritingSocket(socket);
+    // A connection reset after node:http dropped its listeners must not crash the process.
+    wrapped.on("error", () => undefined);
+    for (const listener of native) listener.call(server, wrapped);
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+async function serve(handler: Handler, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+  } catch {
+    return; // the client went away mid-request: nobody is left to answer
+  }
+  // A body cut short never reaches the service, so nothing half-sent is ever stored.
+  if (!req.complete) return;
   const abort = new AbortController();
   res.on("close", () => abort.abort());
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
+  const original = headers[ORIGINAL_METHOD_HEADER];
+  delete headers[ORIGINAL_METHOD_HEADER];
   const override = headers[METHOD_OVERRIDE_HEADER];
-  const method = (override ?? req.method ?? "GET").toUpperCase();
-  const origin = `http://${req.headers.host ?? "localhost"}`;
+  const method = (original ?? override ?? req.method ?? "GET").toUpperCase();
   const request: SimRequest = {
     method,
-    url: new URL(req.url ?? "/", origin),
+    url: requestUrl(req.url ?? "/", origin, handler),
     headers,
     body: new Uint8Array(Buffer.concat(chunks)),
     signal: abort.signal,
   };
-  const response = await handler.handle({ ...request, url: rebase(request.url, handler) });
-  if (res.destroyed) return;
-  res.writeHead(response.status, { ...response.headers });
-  if (response.body !== undefined && method !== "HEAD") res.end(response.body);
-  else res.end();
+  let response: SimResponse;
+  try {
+    response = await handler.handle(request);
+  } catch (error) {
+    response = {
+      status: 500,
+      headers: { "content-type": "text/plain; charset=utf-8", "x-infra-doubles-bug": "1" },
+      body: `infra-doubles: internal error (a bug in the fake, please report it): ${String(error)}`,
+    };
+  }
+  if (res.destroyed || res.writableEnded) return;
+  send(res, response, method === "HEAD");
 }
 
-/** Requests reach the server under whatever Host the client used; route them under the handler's origin. */
-function rebase(url: URL, handler: Handler): URL {
-  const origin = handler.origins[0];
-  if (origin === undefined || handler.owns(url)) return url;
-  return new URL(`${url.pathname}${url.search}`, origin);
+/**
+ * Writes the response with a `Content-Length` (as the real services do for their small JSON
+ * bodies). A HEAD answer carries the length of the body a GET would get, and no body.
+ */
+function send(res: ServerResponse, response: SimResponse, head: boolean): void {
+  try {
+    const headers: Record<string, string | number> = { ...response.headers };
+    const names = Object.keys(headers).map((name) => name.toLowerCase());
+    const body = response.body === undefined ? undefined : typeof response.body === "string" ? Buffer.from(response.body, "utf8") : Buffer.from(response.body);
+    if (body !== undefined && !names.includes("content-length") && !names.includes("transfer-encoding")) {
+      headers["content-length"] = body.length;
+    }
+    res.writeHead(response.status, headers);
+    if (body !== undefined && !head) res.end(body);
+    else res.end();
+  } catch (error) {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(500, { "content-type": "text/plain; charset=utf-8", "x-infra-doubles-bug": "1" });
+    res.end(`infra-doubles: internal error (a bug in the fake, please report it): cannot send the response: ${String(error)}`);
+  }
+}
+
+/**
+ * The request's URL under the server's origin (the `Host` header is ignored: clients reach the
+ * server as `localhost`, `127.0.0.1` or through a proxy). Absolute-form targets keep their path and
+ * query. When the handler's services live on another origin (a handler built for nock bases), the
+ * path is taken to that origin.
+ */
+function requestUrl(target: string, origin: string, handler: Handler): URL {
+  let pathAndQuery = "/";
+  if (target.startsWith("/")) pathAndQuery = target;
+  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    try {
+      const absolute = new URL(target);
+      pathAndQuery = `${absolute.pathname}${absolute.search}`;
+    } catch {
+      pathAndQuery = "/";
+    }
+  }
+  const local = safeUrl(`${origin}${pathAndQuery}`) ?? new URL(`${origin}/`);
+  const elsewhere = handler.origins[0];
+  if (handler.owns(local) || elsewhere === undefined) return local;
+  return safeUrl(`${elsewhere}${pathAndQuery}`) ?? local;
+}
+
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -2,6 +2,7 @@
  * The machinery behind `createDoubles()`: one simulator, one clock, a set of service plugins, and
  * the two transports (nock and the local server) over one handler.
  */
+import { controlMounts, type PluginControlRoutes } from "../interceptors/control.js";
 import { createHandler, type Handler } from "../interceptors/handler.js";
 import type { HttpService, ServiceMount } from "../interceptors/http.js";
 import { interceptWithNock, type NockInterception } from "../interceptors/nock-adapter.js";
@@ -42,8 +43,22 @@ export interface DoublesCoreOptions {
   readonly start?: Instant;
   /** Base URLs per service key, for the nock transport (the server always uses its own origin). */
   readonly baseUrls?: Readonly<Record<string, BaseUrlOption>>;
-  /** Extra HTTP services mounted only on the local server (the `/_sim/` control API). */
+  /**
+   * Extra HTTP services mounted only on the local server, next to the built-in `/_sim/` control
+   * API. Their bases' paths are kept and moved to the server's origin.
+   */
   readonly serverOnly?: (doubles: DoublesCore) => ServiceMount[];
+}
+
+/** Options of {@link DoublesCore.listen}. */
+export interface ListenOptions extends ServerOptions {
+  /**
+   * Runs once the server's origin is known and before the first request is answered (the dev
+   * server builds its default scenario here). `POST /_sim/reset` goes back to the state right
+   * after it.
+   * @param origin - the server's origin, e.g. `http://127.0.0.1:8080`.
+   */
+  readonly setup?: (origin: string) => void;
 }
 
 /** Builds the clock for a {@link ClockOption}. */
@@ -158,11 +173,34 @@ export class DoublesCore {
     return this.nockHandler;
   }
 
-  /** A handler with every service on one origin, as the local server serves them. */
+  /**
+   * A handler with every service on one origin, as the local server serves them, plus the `/_sim/`
+   * control API (see `controlMounts`): `POST /_sim/reset` goes back to the state at this call,
+   * `GET /_sim/clock`, `POST /_sim/clock/advance`, `GET /_sim/journal`, and each plugin's
+   * `controlRoutes` under `/_sim/<key>/`.
+   * @param origin - the server's origin, e.g. `http://127.0.0.1:8080` (no trailing slash).
+   */
   handlerFor(origin: string): Handler {
-    const mounts: ServiceMount[] = this.plugins.map((p) => ({ service: p.http, bases: p.serverBases(origin) }));
+    const base = origin.replace(/\/+$/, "");
+    const mounts: ServiceMount[] = this.plugins.map((p) => ({ service: p.http, bases: p.serverBases(base) }));
     const extra = this.options.serverOnly?.(this) ?? [];
-    return createHandler({ sim: this.sim, mounts: [...extra.map((m) => ({ ...m, bases: rebaseMount(m, origin) })), ...mounts] });
+    const holder: { handler?: Handler } = {};
+    const plugins: PluginControlRoutes[] = [];
+    for (const plugin of this.plugins) {
+      if (plugin.controlRoutes) plugins.push({ key: plugin.key, routes: plugin.controlRoutes(this.controlsOf(plugin.key)) });
+    }
+    const control = controlMounts(base, {
+      sim: this.sim,
+      resetPoint: this.sim.snapshot(),
+      journal: () => holder.handler?.journal ?? [],
+      clearJournal: () => holder.handler?.clearJournal(),
+      plugins,
+    });
+    holder.handler = createHandler({
+      sim: this.sim,
+      mounts: [...control, ...extra.map((m) => ({ ...m, bases: rebaseMount(m, base) })), ...mounts],
+    });
+    return holder.handler;
   }
 
   /**
@@ -178,11 +216,22 @@ export class DoublesCore {
   }
 
   /**
-   * Starts the local HTTP server with every service on one origin.
+   * Starts the local HTTP server with every service on one origin and the `/_sim/` control API.
    * @param options.port - 0 (default) picks a free port.
+   * @param options.host - interface to bind (default `127.0.0.1`).
+   * @param options.setup - builds state once the origin is known; `POST /_sim/reset` returns to
+   *   the state after it (without `setup`: the state when `listen()` was called).
+   * @returns the running server (`url` is its origin); {@link DoublesCore.close} stops it too.
+   * @example
+   * const server = await doubles.listen({ port: 0 });
+   * await fetch(`${server.url}/_sim/clock`); // {"now":"2024-01-01T00:00:00.000Z","epochMs":1704067200000,...}
    */
-  async listen(options: ServerOptions = {}): Promise<RunningServer> {
-    const server = await startServer((origin) => this.handlerFor(origin), options);
+  async listen(options: ListenOptions = {}): Promise<RunningServer> {
+    const { setup, ...serverOptions } = options;
+    const server = await startServer((origin) => {
+      setup?.(origin);
+      return this.handlerFor(origin);
+    }, serverOptions);
     this.servers.add(server);
     return server;
   }

@@ -4,6 +4,12 @@
  */
 import { DoublesCore, type DoublesCoreOptions } from "./doubles-core.js";
 import type { ServicePlugin } from "./plugin.js";
+import { runsPlugin } from "./runs/plugin.js";
+import type { RunsScenario } from "./runs/runs-scenario.js";
+import { ACCESS_CONTROL_KEY, accessControlPlugin } from "./access-control/plugin.js";
+import type { AccessControlScenario } from "./access-control/scenario.js";
+import { SECRETS_KEY, secretsPlugin } from "./secrets/plugin.js";
+import type { SecretsScenario } from "./secrets/secrets-scenario.js";
 
 /** Options of {@link createDoubles}. */
 export type DoublesOptions = DoublesCoreOptions;
@@ -14,6 +20,9 @@ export type DoublesOptions = DoublesCoreOptions;
  */
 export const ALL_PLUGINS: readonly ServicePlugin<unknown>[] = [
   // service plugins are listed here
+  runsPlugin, // runs: /api/v2 and the archive host
+  accessControlPlugin, // access-control: keep before secrets (both live under /v1 on the server)
+  secretsPlugin, // secrets: its catch-all /v1/* routes must come after access-control's /v1/acl/*
 ];
 
 /**
@@ -30,6 +39,21 @@ export class Doubles extends DoublesCore {
   }
 
   // typed service getters are listed here
+
+  /** The run orchestration service's scenario controls (organizations, workspaces, tokens, outcomes, progression, commits). */
+  get runs(): RunsScenario {
+    return this.controlsOf<RunsScenario>("runs");
+  }
+
+  /** The secrets service's scenario controls (tokens, policies, mounts, node state, key backends, MFA fixtures, leases). */
+  get secrets(): SecretsScenario {
+    return this.controlsOf<SecretsScenario>(SECRETS_KEY);
+  }
+
+  /** The access-control service's scenario controls (tokens, policies, roles, auth methods, login). */
+  get accessControl(): AccessControlScenario {
+    return this.controlsOf<AccessControlScenario>(ACCESS_CONTROL_KEY);
+  }
 }
 
 /**

@@ -1,0 +1,103 @@
+/**
+ * Command-line parsing of `infra-doubles` (node:util `parseArgs`, no dependency): commands, flags,
+ * their validation, and the usage text.
+ */
+import { parseArgs } from "node:util";
+
+/** Default port of `infra-doubles serve`. */
+export const DEFAULT_PORT = 8080;
+
+/** Default interface of `infra-doubles serve`. */
+export const DEFAULT_HOST = "127.0.0.1";
+
+/** The usage text printed on `--help` and on bad arguments. */
+export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1] [--seed N] [--json]
+
+Starts a local server with every simulated service on one origin, on the embedded default
+scenario (organizations, tokens, mounts ready to use), and the /_sim/ control API.
+
+Options:
+  -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
+      --host H     interface to bind (default ${DEFAULT_HOST})
+      --seed N     seed of ids and secrets (default 1): same seed, same calls, same responses
+      --json       print one line of JSON on start instead of the banner
+  -h, --help       show this text
+
+Control API (on the server's origin):
+  GET  /_sim/clock           {"now": ISO time, "epochMs": ms}
+  POST /_sim/clock/advance   body {"by": "30s"} or {"by": 30000}
+  POST /_sim/reset           back to the default scenario
+  GET  /_sim/journal         the requests answered so far
+`;
+
+/** A parsed `serve` command. */
+export interface ServeCommand {
+  readonly command: "serve";
+  /** 0..65535; 0 picks a free port. */
+  readonly port: number;
+  readonly host: string;
+  /** Integer seed, or any other text as a string seed. */
+  readonly seed: number | string;
+  readonly json: boolean;
+}
+
+/** Arguments that ask for help or cannot be used: print {@link USAGE} and exit with code 2. */
+export interface UsageRequest {
+  readonly command: "usage";
+  /** What was wrong, or `undefined` for `--help`. */
+  readonly problem: string | undefined;
+}
+
+/**
+ * Parses `argv` (without `node` and the script path).
+ * @returns the command, or a {@link UsageRequest} for `--help`, unknown flags and bad values.
+ * @example parseCommand(["serve", "--port", "0", "--json"]) // { command: "serve", port: 0, host: "127.0.0.1", seed: 1, json: true }
+ */
+export function parseCommand(argv: readonly string[]): ServeCommand | UsageRequest {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    return { command: "usage", problem: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: "usage", problem: undefined };
+  const [command, ...extra] = positionals;
+  if (command === undefined) return { command: "usage", problem: "no command given" };
+  if (command !== "serve") return { command: "usage", problem: `unknown command "${command}"` };
+  if (extra.length > 0) return { command: "usage", problem: `unexpected argument "${extra[0] ?? ""}"` };
+  const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
+  if (port === undefined) return { command: "usage", problem: `--port must be a whole number from 0 to 65535, got "${values.port ?? ""}"` };
+  const host = values.host ?? DEFAULT_HOST;
+  if (host.trim() === "") return { command: "usage", problem: "--host must not be empty" };
+  const seed = values.seed === undefined ? 1 : parseSeed(values.seed);
+  if (seed === undefined) return { command: "usage", problem: "--seed must not be empty" };
+  return { command: "serve", port, host, seed, json: values.json ?? false };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      port: { type: "string", short: "p" },
+      host: { type: "string" },
+      seed: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+function parsePort(text: string): number | undefined {
+  if (!/^\d{1,5}$/.test(text)) return undefined;
+  const port = Number(text);
+  return port <= 65535 ? port : undefined;
+}
+
+function parseSeed(text: string): number | string | undefined {
+  if (text === "") return undefined;
+  if (/^-?\d{1,15}$/.test(text)) return Number(text);
+  return text;
+}

@@ -1,0 +1,57 @@
+/**
+ * The `infra-doubles` command line as a function of its arguments and its process streams, so it
+ * runs in-process in tests: parse, start, print, wait for SIGINT/SIGTERM, close, return the exit code.
+ */
+import { parseCommand, USAGE } from "./args.js";
+import { devServerBanner, devServerJson, startDevServer, type DevServerOptions } from "./serve.js";
+
+/** Where the CLI writes, and where stop signals come from (`process` in the real binary). */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  /** Emits `SIGINT` / `SIGTERM`. */
+  readonly signals: {
+    once(event: "SIGINT" | "SIGTERM", listener: () => void): unknown;
+    off(event: "SIGINT" | "SIGTERM", listener: () => void): unknown;
+  };
+}
+
+/** Exit code for bad usage (and `--help`). */
+export const EXIT_USAGE = 2;
+
+/**
+ * Runs `infra-doubles <argv>`.
+ * @param argv - the arguments after the script path, e.g. `["serve", "--port", "0", "--json"]`.
+ * @param extra - for tests: the services or doubles to serve instead of the registered ones.
+ * @returns the exit code: 0 after a clean stop on SIGINT/SIGTERM, 1 when the server cannot start,
+ *   2 for `--help` and bad arguments (usage on stderr).
+ * @example
+ * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signals: process });
+ */
+export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<DevServerOptions, "plugins" | "doubles"> = {}): Promise<number> {
+  const command = parseCommand(argv);
+  if (command.command === "usage") {
+    if (command.problem !== undefined) io.stderr.write(`infra-doubles: ${command.problem}\n\n`);
+    io.stderr.write(USAGE);
+    return EXIT_USAGE;
+  }
+  let dev;
+  try {
+    dev = await startDevServer({ port: command.port, host: command.host, seed: command.seed, ...extra });
+  } catch (error) {
+    io.stderr.write(`infra-doubles: cannot start the server on ${command.host}:${command.port}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  io.stdout.write(command.json ? `${devServerJson(dev)}\n` : devServerBanner(dev));
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      io.signals.off("SIGINT", stop);
+      io.signals.off("SIGTERM", stop);
+      resolve();
+    };
+    io.signals.once("SIGINT", stop);
+    io.signals.once("SIGTERM", stop);
+  });
+  await dev.close();
+  return 0;
+}

@@ -1,0 +1,107 @@
+/**
+ * `infra-doubles serve` as a function: builds the doubles on an advanceable real-time clock, starts
+ * the local server, runs each service's embedded default scenario on the server's origin, and says
+ * what it built (a human banner, or one line of JSON).
+ */
+import { CONTROL_PREFIX } from "../interceptors/control.js";
+import type { RunningServer } from "../interceptors/server.js";
+import { DoublesCore } from "../scenarios/doubles-core.js";
+import { createDoubles } from "../scenarios/doubles.js";
+import type { ServicePlugin } from "../scenarios/plugin.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./args.js";
+
+/** Options of {@link startDevServer}. */
+export interface DevServerOptions {
+  /** Port (default 8080; 0 picks a free port). */
+  readonly port?: number;
+  /** Interface to bind (default `127.0.0.1`). */
+  readonly host?: string;
+  /** Seed of ids and secrets (default 1). */
+  readonly seed?: number | string;
+  /**
+   * The services to serve, on a fresh advanceable clock (default: every registered service, as
+   * `createDoubles({ clock: "advanceable", seed })`). Ignored when `doubles` is given.
+   */
+  readonly plugins?: readonly ServicePlugin<unknown>[];
+  /** Ready-made doubles to serve instead. */
+  readonly doubles?: DoublesCore;
+}
+
+/** A running dev server. */
+export interface DevServer extends AsyncDisposable {
+  /** The origin, e.g. `http://127.0.0.1:8080`. */
+  readonly url: string;
+  readonly server: RunningServer;
+  readonly doubles: DoublesCore;
+  /**
+   * Per service key (`runs`, `accessControl`, `secrets`): what its default scenario returned (base
+   * URL, tokens, ...), or `{ bases }` for a service without a default scenario.
+   */
+  readonly services: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Stops the server (connections included). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the dev server on the embedded default scenario. `POST /_sim/reset` returns to the state
+ * right after the default scenarios ran.
+ *
+ * @returns the running server and what each service's default scenario returned.
+ * @throws the listen error (e.g. `EADDRINUSE`) or a default scenario's error; nothing is left open.
+ * @example
+ * const dev = await startDevServer({ port: 0, seed: 7 });
+ * console.log(devServerJson(dev)); // {"url":"http://127.0.0.1:53100","runs":{...},...}
+ * await dev.close();
+ */
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const seed = options.seed ?? 1;
+  const doubles =
+    options.doubles ??
+    (options.plugins ? new DoublesCore(options.plugins, { clock: "advanceable", seed }) : createDoubles({ clock: "advanceable", seed }));
+  const services: Record<string, Record<string, unknown>> = {};
+  const server = await doubles.listen({
+    port: options.port ?? DEFAULT_PORT,
+    host: options.host ?? DEFAULT_HOST,
+    setup: (origin) => {
+      for (const plugin of doubles.registeredPlugins) {
+        const bases = plugin.serverBases(origin);
+        services[plugin.key] = plugin.defaultScenario ? plugin.defaultScenario(doubles.controlsOf(plugin.key), bases) : { bases };
+      }
+    },
+  });
+  const close = (): Promise<void> => server.close();
+  return { url: server.url, server, doubles, services, close, [Symbol.asyncDispose]: close };
+}
+
+/**
+ * The `--json` start line: `{"url": origin, "<service key>": <default scenario result>, ...}` as
+ * one line (no newline inside).
+ */
+export function devServerJson(dev: Pick<DevServer, "url" | "services">): string {
+  return JSON.stringify({ url: dev.url, ...dev.services });
+}
+
+/** The human start banner: the URL, each service's base URLs and credentials, the control API. */
+export function devServerBanner(dev: Pick<DevServer, "url" | "services">): string {
+  const lines = [`infra-doubles dev server listening on ${dev.url}`, ""];
+  for (const [key, result] of Object.entries(dev.services)) {
+    lines.push(key);
+    const entries = Object.entries(result);
+    const width = Math.max(0, ...entries.map(([name]) => name.length));
+    for (const [name, value] of entries) {
+      lines.push(`  ${name.padEnd(width)}  ${typeof value === "string" ? value : JSON.stringify(value)}`);
+    }
+    lines.push("");
+  }
+  const control = `${dev.url}${CONTROL_PREFIX}`;
+  lines.push(
+    "Control API",
+    `  GET  ${control}/clock`,
+    `  POST ${control}/clock/advance   {"by": "30s"}`,
+    `  POST ${control}/reset`,
+    `  GET  ${control}/journal`,
+    "",
+    "Press Ctrl+C to stop.",
+  );
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,103 @@
+/**
+ * Blocking queries of the access-control service: `?index=N&wait=<duration>`. A read with an
+ * index holds its answer until its result changes (its index passes N, or the answer differs
+ * from the first one computed) or `wait` passes on the simulator's clock (default 5m, at most
+ * 10m). The answer carries the result's index in `X-Acl-Index`: the highest ModifyIndex of the
+ * result, never 0.
+ *
+ * FIDELITY.md "Access control" (blocking queries).
+ */
+import { DomainError, isDomainError } from "../../simulator/kernel/errors.js";
+import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
+import type { RouteContext, SimResponse } from "../http.js";
+import { accessControlErrorResponse } from "./errors.js";
+import { parseGoDuration } from "./go-json.js";
+import { INDEX_HEADER } from "./request-scope.js";
+
+/** Default `wait`, ms. */
+export const DEFAULT_WAIT_MS = 5 * 60_000;
+/** Longest `wait`, ms (longer values are cut to it). */
+export const MAX_WAIT_MS = 10 * 60_000;
+
+/** A computed result: the JSON value and its index. */
+export interface BlockingResult {
+  readonly value: unknown;
+  /** Highest ModifyIndex of the result (clamped to at least 1). */
+  readonly index: number;
+}
+
+/** The blocking parameters of a request. */
+export interface BlockingParameters {
+  /** 0 = do not block. */
+  readonly index: number;
+  /** ms. */
+  readonly waitMs: number;
+}
+
+function badRequest(message: string): DomainError {
+  return new DomainError({ code: "malformed", service: ACCESS_CONTROL, operation: "parse blocking query", message });
+}
+
+/**
+ * Reads `index` and `wait`.
+ * @throws {DomainError} `malformed`: `Invalid wait time`, `Invalid index`.
+ */
+export function blockingParameters(query: URLSearchParams): BlockingParameters {
+  let waitMs = DEFAULT_WAIT_MS;
+  const wait = query.get("wait");
+  if (wait !== null && wait !== "") {
+    const parsed = parseGoDuration(wait);
+    if (parsed === undefined) throw badRequest("Invalid wait time");
+    if (parsed > 0) waitMs = Math.min(parsed, MAX_WAIT_MS);
+  }
+  let index = 0;
+  const raw = query.get("index");
+  if (raw !== null && raw !== "") {
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw badRequest("Invalid index");
+    index = Number(raw);
+  }
+  return { index, waitMs };
+}
+
+interface Attempt {
+  readonly response: SimResponse;
+  readonly index: number;
+  readonly fingerprint: string;
+}
+
+function attempt(compute: () => BlockingResult): Attempt {
+  try {
+    const result = compute();
+    const body = JSON.stringify(result.value);
+    const index = Math.max(1, result.index);
+    return {
+      response: { status: 200, headers: { "content-type": "application/json", [INDEX_HEADER]: String(index) }, body },
+      index,
+      fingerprint: body,
+    };
+  } catch (error) {
+    if (!isDomainError(error) || error.code !== "not_found") throw error;
+    const response = accessControlErrorResponse(error);
+    return { response: { ...response, headers: { ...response.headers, [INDEX_HEADER]: "1" } }, index: 1, fingerprint: `missing:${error.detail}` };
+  }
+}
+
+/**
+ * Answers a blocking read. `compute` runs once, then again after every change of the simulator
+ * while the request waits; a `not_found` result (404) also waits, so a client can wait for a
+ * resource to appear. Other errors answer at once.
+ */
+export async function blockingRead(ctx: RouteContext, compute: () => BlockingResult): Promise<SimResponse> {
+  const params = blockingParameters(ctx.query);
+  const first = attempt(compute);
+  if (params.index === 0 || first.index > params.index) return first.response;
+  const { sim, request } = ctx;
+  const deadline = sim.now() + params.waitMs;
+  let current = first;
+  while (current.index <= params.index && current.fingerprint === first.fingerprint) {
+    if (sim.now() >= deadline || request.signal?.aborted) break;
+    await sim.waitForChange(sim.version, deadline, request.signal);
+    current = attempt(compute);
+  }
+  return current.response;
+}

@@ -1,0 +1,259 @@
+/**
+ * The access-control route table: every endpoint of the spec (token and binding-rule endpoints),
+ * login and logout, as data. Handlers parse the request, call one simulator operation and
+ * serialise its answer; reads with `index` block (see `blocking.ts`).
+ *
+ * Spec: access-control.md "Endpoints".
+ */
+import {
+  createBindingRule,
+  deleteBindingRule,
+  listBindingRules,
+  readBindingRule,
+  updateBindingRule,
+} from "../../simulator/access-control/binding-rules.js";
+import { login, logout } from "../../simulator/access-control/login.js";
+import { ACCESS_CONTROL, type AccessControlState } from "../../simulator/access-control/state.js";
+import {
+  cloneToken,
+  createToken,
+  deleteToken,
+  listTokens,
+  readSelf,
+  readToken,
+  updateToken,
+} from "../../simulator/access-control/tokens.js";
+import type { ExpandedTokenView, TokenView } from "../../simulator/access-control/views.js";
+import type { OperationContext, ReadContext } from "../../simulator/kernel/simulator.js";
+import { DomainError } from "../../simulator/kernel/errors.js";
+import { json, type Route, type RouteContext, type SimResponse } from "../http.js";
+import { matchPath } from "../router.js";
+import { blockingRead } from "./blocking.js";
+import { decodeBindingRuleBody, decodeCloneBody, decodeLoginBody, decodeTokenBody } from "./bodies.js";
+import { accessControlNoRoute } from "./errors.js";
+import { requestScope } from "./request-scope.js";
+import { bindingRuleWire, expandedTokenWire, tokenWire } from "./wire.js";
+
+function write<R>(ctx: RouteContext, operation: (op: OperationContext<AccessControlState>) => R): R {
+  return ctx.sim.update<AccessControlState, R>(ACCESS_CONTROL, operation);
+}
+
+function read<R>(ctx: RouteContext, operation: (op: ReadContext<AccessControlState>) => R): R {
+  return ctx.sim.read<AccessControlState, R>(ACCESS_CONTROL, operation);
+}
+
+function badRequest(operation: string, message: string): DomainError {
+  return new DomainError({ code: "malformed", service: ACCESS_CONTROL, operation, message });
+}
+
+function maxIndex(items: readonly { modifyIndex: number }[]): number {
+  return items.reduce((max, item) => Math.max(max, item.modifyIndex), 0);
+}
+
+const FALSE_VALUES = new Set(["0", "f", "F", "false", "FALSE", "False"]);
+
+/** `?expanded` turns expansion on when present (`?expanded`, `?expanded=true`), unless it is a Go false value. */
+function isExpandedQuery(query: URLSearchParams): boolean {
+  const value = query.get("expanded");
+  return value !== null && !FALSE_VALUES.has(value);
+}
+
+function isExpanded(view: TokenView | ExpandedTokenView): view is ExpandedTokenView {
+  return "expandedPolicies" in view;
+}
+
+/** The endpoints, most specific paths first (`/acl/token/self` before `/acl/token/:AccessorID`). */
+const endpoints: Route[] = [
+  {
+    method: "PUT",
+    path: "/acl/token",
+    handler: (ctx) => {
+      const input = decodeTokenBody(ctx.request, "create token");
+      const scope = requestScope(ctx.request, ctx.query);
+      return json(200, tokenWire(write(ctx, (op) => createToken(op, scope, input))));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/token/self",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      return blockingRead(ctx, () => {
+        const view = read(ctx, (op) => readSelf(op, scope));
+        return { value: tokenWire(view), index: view.modifyIndex };
+      });
+    },
+  },
+  {
+    method: "PUT",
+    path: "/acl/token/:AccessorID/clone",
+    handler: (ctx) => {
+      const input = decodeCloneBody(ctx.request);
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.AccessorID ?? "";
+      return json(200, tokenWire(write(ctx, (op) => cloneToken(op, scope, id, input))));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/token/:AccessorID",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.AccessorID ?? "";
+      const expanded = isExpandedQuery(ctx.query);
+      return blockingRead(ctx, () => {
+        const view = read(ctx, (op) => readToken(op, scope, id, expanded));
+        return { value: isExpanded(view) ? expandedTokenWire(view) : tokenWire(view), index: view.modifyIndex };
+      });
+    },
+  },
+  {
+    method: "PUT",
+    path: "/acl/token/:AccessorID",
+    handler: (ctx) => {
+      const operation = "update token";
+      const input = decodeTokenBody(ctx.request, operation);
+      const id = ctx.params.AccessorID ?? "";
+      if (input.accessorId !== undefined && input.accessorId !== "" && input.accessorId !== id) {
+        throw badRequest(operation, "Token Accessor ID in URL and payload do not match");
+      }
+      const scope = requestScope(ctx.request, ctx.query);
+      return json(200, tokenWire(write(ctx, (op) => updateToken(op, scope, id, input))));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/acl/token/:AccessorID",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.AccessorID ?? "";
+      return json(200, write(ctx, (op) => deleteToken(op, scope, id)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/tokens",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const filters = {
+        policy: ctx.query.get("policy") ?? undefined,
+        role: ctx.query.get("role") ?? undefined,
+        serviceName: ctx.query.get("servicename") ?? undefined,
+        authMethod: ctx.query.get("authmethod") ?? undefined,
+        authMethodNamespace: ctx.query.get("authmethod-ns") ?? undefined,
+      };
+      return blockingRead(ctx, () => {
+        const views = read(ctx, (op) => listTokens(op, scope, filters));
+        return { value: views.map((v) => tokenWire(v)), index: maxIndex(views) };
+      });
+    },
+  },
+  {
+    method: "PUT",
+    path: "/acl/binding-rule",
+    handler: (ctx) => {
+      const operation = "create binding rule";
+      const input = decodeBindingRuleBody(ctx.request, operation);
+      if (input.id !== undefined && input.id !== "") throw badRequest(operation, "Cannot specify the ID when creating a new binding rule");
+      const scope = requestScope(ctx.request, ctx.query);
+      return json(200, bindingRuleWire(write(ctx, (op) => createBindingRule(op, scope, input))));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/binding-rule/:id",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.id ?? "";
+      return blockingRead(ctx, () => {
+        const view = read(ctx, (op) => readBindingRule(op, scope, id));
+        return { value: bindingRuleWire(view), index: view.modifyIndex };
+      });
+    },
+  },
+  {
+    method: "PUT",
+    path: "/acl/binding-rule/:id",
+    handler: (ctx) => {
+      const operation = "update binding rule";
+      const input = decodeBindingRuleBody(ctx.request, operation);
+      const id = ctx.params.id ?? "";
+      if (input.id !== undefined && input.id !== "" && input.id !== id) {
+        throw badRequest(operation, "BindingRule ID in URL and payload do not match");
+      }
+      const scope = requestScope(ctx.request, ctx.query);
+      return json(200, bindingRuleWire(write(ctx, (op) => updateBindingRule(op, scope, id, input))));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/acl/binding-rule/:id",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.id ?? "";
+      return json(200, write(ctx, (op) => deleteBindingRule(op, scope, id)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/binding-rules",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const authMethod = ctx.query.get("authmethod") ?? undefined;
+      return blockingRead(ctx, () => {
+        const views = read(ctx, (op) => listBindingRules(op, scope, { authMethod }));
+        return { value: views.map((v) => bindingRuleWire(v, true)), index: maxIndex(views) };
+      });
+    },
+  },
+  {
+    method: "POST",
+    path: "/acl/login",
+    handler: (ctx) => {
+      const input = decodeLoginBody(ctx.request);
+      const scope = requestScope(ctx.request, ctx.query);
+      return json(200, tokenWire(write(ctx, (op) => login(op, { ...scope, secret: undefined }, input))));
+    },
+  },
+  {
+    method: "POST",
+    path: "/acl/logout",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      return json(200, write(ctx, (op) => logout(op, scope)));
+    },
+  },
+  {
+    method: ["GET", "DELETE"],
+    path: "/acl/token",
+    handler: () => {
+      throw badRequest("read token", "Missing token ID");
+    },
+  },
+  {
+    method: ["GET", "DELETE"],
+    path: "/acl/binding-rule",
+    handler: () => {
+      throw badRequest("read binding rule", "Missing binding rule ID");
+    },
+  },
+];
+
+const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "LIST"];
+
+/**
+ * The last row: any other path under `/acl/` is answered by this service (404, or 405 when the
+ * path exists for another method), so no other service mounted on the same base swallows it.
+ */
+const fallback: Route = {
+  method: ALL_METHODS,
+  path: "/acl/*rest",
+  handler: (ctx): SimResponse => {
+    const known = endpoints.filter((route) => matchPath(route.path, ctx.path) !== undefined);
+    const methods = known.flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method));
+    return accessControlNoRoute(ctx.request, methods.map((m) => `${m} /v1${ctx.path}`), known.length > 0);
+  },
+};
+
+/** Every route of the access-control service, in matching order. */
+export const accessControlRoutes: readonly Route[] = [...endpoints, fallback];

@@ -1,0 +1,161 @@
+/**
+ * Routes of configuration versions and ingress attributes (spec: "Endpoints", "Configuration
+ * versions"), plus the archive host's upload and temporary download URLs (on the plugin's
+ * `archive` base; no bearer token needed there).
+ */
+import type { Route, RouteContext, SimResponse } from "../http.js";
+import {
+  archiveConfigurationVersion,
+  createConfigurationVersion,
+  createDownloadLink,
+  ingressAttributesOf,
+  listConfigurationVersions,
+  readDownload,
+  uploadArchive,
+  visibleConfigurationVersion,
+  visibleIngressAttributes,
+} from "../../simulator/runs/configuration-versions.js";
+import { notFound, RUNS } from "../../simulator/runs/errors.js";
+import { visibleRun } from "../../simulator/runs/runs.js";
+import type { RunsState } from "../../simulator/runs/state.js";
+import type { OperationContext } from "../../simulator/kernel/simulator.js";
+import { readAs, updateAs, type Authenticated } from "./context.js";
+import { document, includes, noContent, pageRequest, paginate, uniqueResources } from "./json-api.js";
+import { jsonBody, readData } from "./request.js";
+import {
+  CONFIGURATION_VERSION_INCLUDES,
+  configurationVersionIncluded,
+  serializeConfigurationVersion,
+  serializeIngressAttributes,
+  serializeUser,
+} from "./serializers.js";
+
+/** Path of upload and download URLs under the archive base. */
+export const ARCHIVE_OBJECT_PATH = "/v1/object";
+
+function archiveUrl(ctx: RouteContext, token: string): string {
+  const base = ctx.mount.bases.archive ?? ctx.mount.bases.api ?? "";
+  return `${base.replace(/\/+$/, "")}${ARCHIVE_OBJECT_PATH}/${token}`;
+}
+
+function redirectToDownload(ctx: RouteContext, configurationVersionId: (a: Authenticated<OperationContext<RunsState>>) => string): SimResponse {
+  const token = updateAs(ctx, "download configuration files", (a) => createDownloadLink(a.sim, a.caller, configurationVersionId(a)).token);
+  return { status: 302, headers: { location: archiveUrl(ctx, token) } };
+}
+
+/** The configuration version routes. */
+export const configurationVersionRoutes: readonly Route[] = [
+  {
+    method: "GET",
+    path: "/workspaces/:workspace_id/configuration-versions",
+    handler: (ctx) =>
+      readAs(ctx, "list configuration versions", ({ sim, caller, out }) => {
+        const all = listConfigurationVersions(sim.state, caller, ctx.params.workspace_id ?? "");
+        const page = paginate(all, pageRequest(ctx.query), ctx.request.url);
+        return document(200, {
+          data: page.items.map((v) => serializeConfigurationVersion(out, v)),
+          links: page.links,
+          meta: page.meta,
+        });
+      }),
+  },
+  {
+    method: "POST",
+    path: "/workspaces/:workspace_id/configuration-versions",
+    handler: (ctx) => {
+      const operation = "create configuration version";
+      return updateAs(ctx, operation, ({ sim, caller, out }) => {
+        const data = readData(jsonBody(ctx.request, operation), "configuration-versions", operation, { optional: true });
+        const input = {
+          autoQueueRuns: data.attributes.boolean("auto-queue-runs"),
+          speculative: data.attributes.boolean("speculative"),
+          provisional: data.attributes.boolean("provisional"),
+        };
+        const version = createConfigurationVersion(sim, caller, ctx.params.workspace_id ?? "", input);
+        const uploadUrl = archiveUrl(ctx, version.uploadToken ?? "");
+        return document(201, { data: serializeConfigurationVersion(out, version, uploadUrl) });
+      });
+    },
+  },
+  {
+    method: "GET",
+    path: "/configuration-versions/:id",
+    handler: (ctx) =>
+      readAs(ctx, "show configuration version", ({ sim, caller, out }) => {
+        const include = includes(ctx.query, CONFIGURATION_VERSION_INCLUDES);
+        const version = visibleConfigurationVersion(sim.state, caller, ctx.params.id ?? "", "show configuration version");
+        const included = uniqueResources(configurationVersionIncluded(out, version, include));
+        return document(200, { data: serializeConfigurationVersion(out, version), ...(include.size > 0 ? { included } : {}) });
+      }),
+  },
+  {
+    method: "GET",
+    path: "/configuration-versions/:id/ingress-attributes",
+    handler: (ctx) =>
+      readAs(ctx, "show ingress attributes", ({ sim, caller, out }) =>
+        document(200, { data: serializeIngressAttributes(out, ingressAttributesOf(sim.state, caller, ctx.params.id ?? "")) }),
+      ),
+  },
+  {
+    method: "GET",
+    path: "/ingress-attributes/:id",
+    handler: (ctx) =>
+      readAs(ctx, "show ingress attributes", ({ sim, caller, out }) =>
+        document(200, { data: serializeIngressAttributes(out, visibleIngressAttributes(sim.state, caller, ctx.params.id ?? "")) }),
+      ),
+  },
+  {
+    method: "GET",
+    path: "/ingress-attributes/:id/created-by",
+    handler: (ctx) =>
+      readAs(ctx, "show ingress attributes creator", ({ sim, caller, out }) => {
+        const ingress = visibleIngressAttributes(sim.state, caller, ctx.params.id ?? "");
+        const user = sim.state.users[ingress.createdBy];
+        if (user === undefined) throw notFound("show ingress attributes creator", ingress.id);
+        return document(200, { data: serializeUser(out, user) });
+      }),
+  },
+  {
+    method: "POST",
+    path: "/configuration-versions/:id/actions/archive",
+    handler: (ctx) => {
+      updateAs(ctx, "archive configuration version", ({ sim, caller }) => archiveConfigurationVersion(sim, caller, ctx.params.id ?? ""));
+      return noContent(202);
+    },
+  },
+  {
+    method: "GET",
+    path: "/configuration-versions/:id/download",
+    handler: (ctx) => redirectToDownload(ctx, () => ctx.params.id ?? ""),
+  },
+  {
+    method: "GET",
+    path: "/runs/:run_id/configuration-version/download",
+    handler: (ctx) =>
+      redirectToDownload(ctx, ({ sim, caller }) => visibleRun(sim.state, caller, ctx.params.run_id ?? "", "download configuration files").configurationVersionId),
+  },
+  {
+    method: "PUT",
+    base: "archive",
+    path: `${ARCHIVE_OBJECT_PATH}/:token`,
+    handler: (ctx) => {
+      ctx.sim.update<RunsState, void>(RUNS, (sim) => {
+        uploadArchive(sim, ctx.params.token ?? "", ctx.request.body);
+      });
+      return { status: 200, headers: {} };
+    },
+  },
+  {
+    method: ["GET", "HEAD"],
+    base: "archive",
+    path: `${ARCHIVE_OBJECT_PATH}/:token`,
+    handler: (ctx) => {
+      const bytes = ctx.sim.read<RunsState, Uint8Array>(RUNS, (sim) => readDownload(sim, ctx.params.token ?? ""));
+      return {
+        status: 200,
+        headers: { "content-type": "application/octet-stream", "content-length": String(bytes.length) },
+        body: bytes,
+      };
+    },
+  },
+];

@@ -1,0 +1,94 @@
+/**
+ * Routes of the engine versions admin API (spec: "Engine versions"): list with `filter[version]`,
+ * `search[version]` and pagination, create, show, update and delete; site administrators only
+ * (everyone else gets 404).
+ */
+import type { Route, RouteContext } from "../http.js";
+import {
+  createEngineVersion,
+  deleteEngineVersion,
+  listEngineVersions,
+  showEngineVersion,
+  updateEngineVersion,
+  type EngineVersionInput,
+} from "../../simulator/runs/engine-versions.js";
+import { requireSiteAdmin } from "../../simulator/runs/access.js";
+import { readAs, updateAs } from "./context.js";
+import { document, noContent, pageRequest, paginate } from "./json-api.js";
+import { jsonBody, readData } from "./request.js";
+import { serializeEngineVersion } from "./serializers.js";
+
+/**
+ * Parses an engine version body.
+ * @throws {DomainError} `invalid` (422 with a pointer) for a malformed body or a wrong type.
+ */
+export function parseEngineVersion(ctx: RouteContext, operation: string): EngineVersionInput {
+  const a = readData(jsonBody(ctx.request, operation), "engine-versions", operation).attributes;
+  const input: Record<string, unknown> = {
+    version: a.string("version"),
+    url: a.string("url"),
+    sha: a.string("sha"),
+    deprecated: a.boolean("deprecated"),
+    deprecatedReason: a.nullableString("deprecated-reason"),
+    official: a.boolean("official"),
+    enabled: a.boolean("enabled"),
+    beta: a.boolean("beta"),
+  };
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as EngineVersionInput;
+}
+
+/** The engine version routes. */
+export const engineVersionRoutes: readonly Route[] = [
+  {
+    method: "GET",
+    path: "/admin/engine-versions",
+    handler: (ctx) =>
+      readAs(ctx, "list engine versions", ({ sim, caller, out }) => {
+        const filter = ctx.query.get("filter[version]");
+        const search = ctx.query.get("search[version]");
+        const all = listEngineVersions(sim.state, caller, {
+          ...(filter !== null ? { filterVersion: filter } : {}),
+          ...(search !== null ? { searchVersion: search } : {}),
+        });
+        const page = paginate(all, pageRequest(ctx.query), ctx.request.url);
+        return document(200, { data: page.items.map((v) => serializeEngineVersion(out, v)), links: page.links, meta: page.meta });
+      }),
+  },
+  {
+    method: "POST",
+    path: "/admin/engine-versions",
+    handler: (ctx) =>
+      updateAs(ctx, "create engine version", ({ sim, caller, out }) => {
+        // Authentication and the admin check come before reading the body: non-admins get 404 whatever they send.
+        requireSiteAdmin(caller, "create engine version");
+        const input = parseEngineVersion(ctx, "create engine version");
+        return document(201, { data: serializeEngineVersion(out, createEngineVersion(sim, caller, input)) });
+      }),
+  },
+  {
+    method: "GET",
+    path: "/admin/engine-versions/:id",
+    handler: (ctx) =>
+      readAs(ctx, "show engine version", ({ sim, caller, out }) =>
+        document(200, { data: serializeEngineVersion(out, showEngineVersion(sim.state, caller, ctx.params.id ?? "")) }),
+      ),
+  },
+  {
+    method: "PATCH",
+    path: "/admin/engine-versions/:id",
+    handler: (ctx) =>
+      updateAs(ctx, "update engine version", ({ sim, caller, out }) => {
+        showEngineVersion(sim.state, caller, ctx.params.id ?? "");
+        const input = parseEngineVersion(ctx, "update engine version");
+        return document(200, { data: serializeEngineVersion(out, updateEngineVersion(sim, caller, ctx.params.id ?? "", input)) });
+      }),
+  },
+  {
+    method: "DELETE",
+    path: "/admin/engine-versions/:id",
+    handler: (ctx) => {
+      updateAs(ctx, "delete engine version", ({ sim, caller }) => deleteEngineVersion(sim, caller, ctx.params.id ?? ""));
+      return noContent(204);
+    },
+  },
+];

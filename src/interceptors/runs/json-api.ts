@@ -1,0 +1,162 @@
+/**
+ * JSON:API plumbing of the run orchestration service: the media type, documents, resource links
+ * under the API prefix, pagination (FIDELITY.md: `page[size]` default 20, clamped to 100,
+ * `meta.pagination`, absolute `links` carrying `page[number]` and `page[size]`), and `include`.
+ */
+import type { RouteContext, SimResponse } from "../http.js";
+import { DomainError } from "../../simulator/kernel/errors.js";
+import { RUNS } from "../../simulator/runs/errors.js";
+
+/** The JSON:API media type, the service's content type. */
+export const JSON_API = "application/vnd.api+json";
+
+/** A JSON:API resource object. */
+export interface ResourceObject {
+  readonly id: string;
+  readonly type: string;
+  readonly attributes: Record<string, unknown>;
+  readonly relationships?: Record<string, unknown>;
+  readonly links?: Record<string, string>;
+}
+
+/** A JSON:API document response. */
+export function document(status: number, body: Record<string, unknown>): SimResponse {
+  return { status, headers: { "content-type": JSON_API }, body: JSON.stringify(body) };
+}
+
+/** A 202 or 204 response without a body. */
+export function noContent(status: 202 | 204): SimResponse {
+  return { status, headers: {} };
+}
+
+/** Builds resource links (`/api/v2/runs/run-...`): paths under the API base's path prefix. */
+export type LinkBuilder = (path: string) => string;
+
+/** The link builder of a request (the API base's path, e.g. `/api/v2`). */
+export function linksFor(ctx: RouteContext): LinkBuilder {
+  const prefix = new URL(ctx.mount.bases.api ?? "http://x/api/v2").pathname.replace(/\/+$/, "");
+  return (path) => `${prefix}${path}`;
+}
+
+/** Default page size (spec: 20). */
+export const DEFAULT_PAGE_SIZE = 20;
+/** Largest page size; larger values are clamped (FIDELITY.md: 100). */
+export const MAX_PAGE_SIZE = 100;
+
+/** A page request. */
+export interface PageRequest {
+  readonly number: number;
+  readonly size: number;
+}
+
+/**
+ * Reads `page[number]` and `page[size]`: missing, non-numeric or below-one values take the
+ * defaults (page 1, size 20); sizes above 100 are clamped to 100.
+ */
+export function pageRequest(query: URLSearchParams): PageRequest {
+  const number = positiveInt(query.get("page[number]")) ?? 1;
+  const size = Math.min(positiveInt(query.get("page[size]")) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  return { number, size };
+}
+
+function positiveInt(text: string | null): number | undefined {
+  if (text === null || !/^\s*\d+\s*$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+}
+
+/** One page of a list, with `links` and `meta.pagination`. */
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly links: Record<string, string | null>;
+  readonly meta: { pagination: Record<string, number | null> };
+}
+
+/**
+ * Cuts `all` into the requested page.
+ * @param url - the request URL; links keep its other query parameters (filters, searches).
+ */
+export function paginate<T>(all: readonly T[], request: PageRequest, url: URL): Page<T> {
+  const totalCount = all.length;
+  const totalPages = Math.max(1, Math.ceil(totalCount / request.size));
+  const current = request.number;
+  const start = (current - 1) * request.size;
+  const items = all.slice(start, start + request.size);
+  const prev = current > 1 ? Math.min(current - 1, totalPages) : null;
+  const next = current < totalPages ? current + 1 : null;
+  const link = (page: number): string => {
+    const out = new URL(url.href);
+    out.searchParams.set("page[number]", String(page));
+    out.searchParams.set("page[size]", String(request.size));
+    return out.href;
+  };
+  return {
+    items,
+    links: {
+      self: link(current),
+      first: link(1),
+      prev: prev === null ? null : link(prev),
+      next: next === null ? null : link(next),
+      last: link(totalPages),
+    },
+    meta: {
+      pagination: {
+        "current-page": current,
+        "page-size": request.size,
+        "prev-page": prev,
+        "next-page": next,
+        "total-pages": totalPages,
+        "total-count": totalCount,
+      },
+    },
+  };
+}
+
+/**
+ * Reads the `include` parameter: comma-separated paths, `-` read as `_`.
+ * @throws {DomainError} `malformed` (400 `invalid include parameter`) for a path not in `allowed`.
+ */
+export function includes(query: URLSearchParams, allowed: readonly string[]): Set<string> {
+  const raw = query.get("include");
+  const out = new Set<string>();
+  if (raw === null || raw.trim() === "") return out;
+  for (const part of raw.split(",")) {
+    const path = part.trim().replace(/-/g, "_");
+    if (path === "") continue;
+    if (!allowed.includes(path)) {
+      throw new DomainError({
+        code: "malformed",
+        service: RUNS,
+        operation: "read include parameter",
+        message: `Invalid include parameter "${part.trim()}"; allowed: ${allowed.join(", ")}`,
+        status: 400,
+        title: "invalid include parameter",
+      });
+    }
+    out.add(path);
+  }
+  return out;
+}
+
+/** A comma-separated filter value as a list (`filter[status]=planned,applied`), or undefined when absent. */
+export function commaList(query: URLSearchParams, name: string): string[] | undefined {
+  const raw = query.get(name);
+  if (raw === null) return undefined;
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** Keeps the first resource of each `type`/`id` pair (for `included`). */
+export function uniqueResources(resources: readonly ResourceObject[]): ResourceObject[] {
+  const seen = new Set<string>();
+  const out: ResourceObject[] = [];
+  for (const resource of resources) {
+    const key = `${resource.type}/${resource.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(resource);
+  }
+  return out;
+}

@@ -1,0 +1,162 @@
+/**
+ * Request parsing of the run orchestration service: the bearer token, JSON bodies, and typed
+ * readers of JSON:API `data` (type, attributes, relationships) that refuse wrong shapes with 422
+ * `invalid attribute` and a `source.pointer` to the offending member. Unknown attributes are
+ * ignored, as the real service does.
+ */
+import { bodyText, type SimRequest } from "../http.js";
+import { invalidAttribute } from "../../simulator/runs/errors.js";
+import type { RunVariable } from "../../simulator/runs/state.js";
+
+/** The bearer value of `Authorization: Bearer <token>` (scheme case-insensitive), or undefined. */
+export function bearerToken(request: SimRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * The JSON body, or undefined when there is none (empty or only whitespace).
+ * @throws {DomainError} `invalid` (422, pointer `pointer`, default `""`: the whole document) when it is not valid JSON.
+ */
+export function jsonBody(request: SimRequest, operation: string, pointer = ""): unknown {
+  const text = bodyText(request);
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw invalidAttribute(operation, pointer, `request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `data` member of a JSON:API request document. */
+export interface RequestData {
+  readonly attributes: AttributeReader;
+  readonly relationships: Record<string, unknown>;
+}
+
+/**
+ * Reads `data` of type `type`.
+ * @param options.optional - an absent body, or one without `data`, reads as empty `data` (create configuration version).
+ * @throws {DomainError} `invalid` (422) when `data` is missing or not an object, `data.type` is not
+ *   `type`, or `attributes`/`relationships` are not objects.
+ */
+export function readData(body: unknown, type: string, operation: string, options: { optional?: boolean } = {}): RequestData {
+  const empty = body === undefined || (isObject(body) && body.data === undefined);
+  if (empty && options.optional) return { attributes: new AttributeReader(operation, {}), relationships: {} };
+  if (!isObject(body) || !isObject(body.data)) throw invalidAttribute(operation, "/data", "data must be an object");
+  const data = body.data;
+  if (data.type !== undefined || !options.optional) {
+    if (data.type !== type) throw invalidAttribute(operation, "/data/type", `data.type must be "${type}"`);
+  }
+  if (data.attributes !== undefined && !isObject(data.attributes)) throw invalidAttribute(operation, "/data/attributes", "attributes must be an object");
+  if (data.relationships !== undefined && !isObject(data.relationships)) {
+    throw invalidAttribute(operation, "/data/relationships", "relationships must be an object");
+  }
+  return {
+    attributes: new AttributeReader(operation, (data.attributes as Record<string, unknown> | undefined) ?? {}),
+    relationships: (data.relationships as Record<string, unknown> | undefined) ?? {},
+  };
+}
+
+/**
+ * The id of a to-one relationship (`data.relationships.<name>.data.id`), or undefined when absent.
+ * @throws {DomainError} `invalid` (422) when present with the wrong shape or `type`.
+ */
+export function relationshipId(relationships: Record<string, unknown>, name: string, type: string, operation: string): string | undefined {
+  const base = `/data/relationships/${name}`;
+  const relationship = relationships[name];
+  if (relationship === undefined) return undefined;
+  if (!isObject(relationship) || !isObject(relationship.data)) throw invalidAttribute(operation, `${base}/data`, `${name} must be {"data": {"type": "${type}", "id": ...}}`);
+  const data = relationship.data;
+  if (data.type !== undefined && data.type !== type) throw invalidAttribute(operation, `${base}/data/type`, `${name} type must be "${type}"`);
+  if (typeof data.id !== "string" || data.id === "") throw invalidAttribute(operation, `${base}/data/id`, `${name} id must be a non-empty string`);
+  return data.id;
+}
+
+/** Typed, pointer-aware reads of `data.attributes`. */
+export class AttributeReader {
+  constructor(
+    private readonly operation: string,
+    private readonly values: Record<string, unknown>,
+    private readonly base = "/data/attributes",
+  ) {}
+
+  private fail(name: string, message: string): never {
+    throw invalidAttribute(this.operation, `${this.base}/${name}`, message);
+  }
+
+  /** Whether the attribute is present (even as null). */
+  has(name: string): boolean {
+    return Object.hasOwn(this.values, name);
+  }
+
+  /** A boolean, or undefined when absent. @throws {DomainError} 422 for another type (null included). */
+  boolean(name: string): boolean | undefined {
+    const value = this.values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== "boolean") this.fail(name, `${name} must be a boolean`);
+    return value;
+  }
+
+  /** A string, or undefined when absent. @throws {DomainError} 422 for another type. */
+  string(name: string): string | undefined {
+    const value = this.values[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== "string") this.fail(name, `${name} must be a string`);
+    return value;
+  }
+
+  /** A string or null, or undefined when absent. @throws {DomainError} 422 for another type. */
+  nullableString(name: string): string | null | undefined {
+    if (this.values[name] === null) return null;
+    return this.string(name);
+  }
+
+  /** An array of strings or null, or undefined when absent. @throws {DomainError} 422 otherwise. */
+  stringArray(name: string): string[] | null | undefined {
+    const value = this.values[name];
+    if (value === undefined) return undefined;
+    if (value === null) return null;
+    if (!Array.isArray(value)) this.fail(name, `${name} must be an array of strings`);
+    value.forEach((item, index) => {
+      if (typeof item !== "string") throw invalidAttribute(this.operation, `${this.base}/${name}/${index}`, `${name} must be an array of strings`);
+    });
+    return [...(value as string[])];
+  }
+
+  /** Run variables: an array of `{key, value}` strings. @throws {DomainError} 422 otherwise. */
+  variables(name: string): RunVariable[] | undefined {
+    const value = this.values[name];
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value)) this.fail(name, `${name} must be an array of {"key": string, "value": string}`);
+    return value.map((item: unknown, index) => {
+      const at = `${this.base}/${name}/${index}`;
+      if (!isObject(item)) throw invalidAttribute(this.operation, at, `${name} entries must be {"key": string, "value": string}`);
+      if (typeof item.key !== "string" || item.key === "") throw invalidAttribute(this.operation, `${at}/key`, "key must be a non-empty string");
+      if (typeof item.value !== "string") {
+        throw invalidAttribute(this.operation, `${at}/value`, "value must be a string holding a literal of the configuration language (e.g. \"\\\"text\\\"\" or \"10\")");
+      }
+      return { key: item.key, value: item.value };
+    });
+  }
+}
+
+/**
+ * The optional `{comment: string}` body of a run action.
+ * @throws {DomainError} `invalid` (422) when the body is not a JSON object or `comment` not a string or null.
+ */
+export function actionComment(request: SimRequest, operation: string): string | null {
+  const body = jsonBody(request, operation);
+  if (body === undefined || body === null) return null;
+  if (!isObject(body)) throw invalidAttribute(operation, "", "the body must be a JSON object like {\"comment\": \"...\"}");
+  const comment = body.comment;
+  if (comment === undefined || comment === null) return null;
+  if (typeof comment !== "string") throw invalidAttribute(operation, "/comment", "comment must be a string");
+  return comment;
+}

@@ -1,0 +1,163 @@
+/**
+ * Routes of runs (spec: "Endpoints", "Runs"): create, list with filters, searches and pagination,
+ * show with `include`, the five actions, and the resources behind run relationships (plans,
+ * applies, cost estimates, users).
+ */
+import type { Route, RouteContext } from "../http.js";
+import type { Caller } from "../../simulator/runs/access.js";
+import { invalidAttribute, notFound } from "../../simulator/runs/errors.js";
+import { applyRun, cancelRun, discardRun, forceCancelRun, forceExecuteRun } from "../../simulator/runs/run-actions.js";
+import { createRun, listRuns, visibleRun, type CreateRunInput } from "../../simulator/runs/runs.js";
+import type { Run, RunsState } from "../../simulator/runs/state.js";
+import type { OperationContext } from "../../simulator/kernel/simulator.js";
+import { readAs, updateAs } from "./context.js";
+import { commaList, document, includes, noContent, pageRequest, paginate, uniqueResources } from "./json-api.js";
+import { actionComment, jsonBody, readData, relationshipId } from "./request.js";
+import { RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, serializeRun, serializeUser } from "./serializers.js";
+
+/**
+ * Parses the create-run body into {@link CreateRunInput}.
+ * @throws {DomainError} `invalid` (422 with a pointer) for a malformed body, a wrong type, or a
+ *   missing workspace relationship.
+ */
+export function parseCreateRun(ctx: RouteContext): CreateRunInput {
+  const operation = "create run";
+  const data = readData(jsonBody(ctx.request, operation), "runs", operation);
+  const a = data.attributes;
+  const workspaceId = relationshipId(data.relationships, "workspace", "workspaces", operation);
+  if (workspaceId === undefined) {
+    throw invalidAttribute(operation, "/data/relationships/workspace/data/id", 'workspace is required: {"data": {"type": "workspaces", "id": "ws-..."}}');
+  }
+  const configurationVersionId = relationshipId(data.relationships, "configuration-version", "configuration-versions", operation);
+  const input: Record<string, unknown> = {
+    workspaceId,
+    configurationVersionId,
+    allowEmptyApply: a.boolean("allow-empty-apply"),
+    allowConfigGeneration: a.boolean("allow-config-generation"),
+    autoApply: a.boolean("auto-apply"),
+    isDestroy: a.boolean("is-destroy"),
+    message: a.string("message"),
+    refresh: a.boolean("refresh"),
+    refreshOnly: a.boolean("refresh-only"),
+    replaceAddrs: a.stringArray("replace-addrs"),
+    targetAddrs: a.stringArray("target-addrs"),
+    variables: a.variables("variables"),
+    planOnly: a.boolean("plan-only"),
+    savePlan: a.boolean("save-plan"),
+    engineVersion: a.string("engine-version"),
+  };
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as unknown as CreateRunInput;
+}
+
+type ActionFn = (sim: OperationContext<RunsState>, caller: Caller, runId: string, comment: string | null) => Run;
+
+function actionRoute(action: string, fn: ActionFn, withComment = true): Route {
+  return {
+    method: "POST",
+    path: `/runs/:run_id/actions/${action}`,
+    handler: (ctx) => {
+      const operation = `${action} run`;
+      updateAs(ctx, operation, ({ sim, caller }) => fn(sim, caller, ctx.params.run_id ?? "", withComment ? actionComment(ctx.request, operation) : null));
+      return noContent(202);
+    },
+  };
+}
+
+/** The run routes. */
+export const runRoutes: readonly Route[] = [
+  {
+    method: "POST",
+    path: "/runs",
+    handler: (ctx) =>
+      updateAs(ctx, "create run", ({ sim, caller, out }) => {
+        const run = createRun(sim, caller, parseCreateRun(ctx));
+        return document(201, { data: serializeRun(out, run, { single: true }) });
+      }),
+  },
+  {
+    method: "GET",
+    path: "/workspaces/:workspace_id/runs",
+    handler: (ctx) =>
+      readAs(ctx, "list runs", ({ sim, caller, out }) => {
+        const include = includes(ctx.query, RUN_INCLUDES);
+        const q = ctx.query;
+        const runs = listRuns(sim.state, caller, ctx.params.workspace_id ?? "", {
+          operations: commaList(q, "filter[operation]"),
+          statuses: commaList(q, "filter[status]"),
+          sources: commaList(q, "filter[source]"),
+          ...(q.get("search[user]") !== null ? { user: q.get("search[user]") ?? "" } : {}),
+          ...(q.get("search[commit]") !== null ? { commit: q.get("search[commit]") ?? "" } : {}),
+          ...(q.get("search[basic]") !== null ? { basic: q.get("search[basic]") ?? "" } : {}),
+        });
+        const page = paginate(runs, pageRequest(q), ctx.request.url);
+        const included = uniqueResources(page.items.flatMap((run) => runIncluded(out, run, include)));
+        return document(200, {
+          data: page.items.map((run) => serializeRun(out, run, { single: false })),
+          ...(include.size > 0 ? { included } : {}),
+          links: page.links,
+          meta: page.meta,
+        });
+      }),
+  },
+  {
+    method: "GET",
+    path: "/runs/:run_id",
+    handler: (ctx) =>
+      readAs(ctx, "show run", ({ sim, caller, out }) => {
+        const include = includes(ctx.query, RUN_INCLUDES);
+        const run = visibleRun(sim.state, caller, ctx.params.run_id ?? "", "show run");
+        return document(200, {
+          data: serializeRun(out, run, { single: true }),
+          ...(include.size > 0 ? { included: uniqueResources(runIncluded(out, run, include)) } : {}),
+        });
+      }),
+  },
+  actionRoute("apply", applyRun),
+  actionRoute("discard", discardRun),
+  actionRoute("cancel", cancelRun),
+  actionRoute("force-cancel", forceCancelRun),
+  actionRoute("force-execute", (sim, caller, runId) => forceExecuteRun(sim, caller, runId), false),
+  {
+    method: "GET",
+    path: "/plans/:id",
+    handler: (ctx) =>
+      readAs(ctx, "show plan", ({ sim, caller, out }) => {
+        const plan = sim.state.plans[ctx.params.id ?? ""];
+        if (plan === undefined) throw notFound("show plan", ctx.params.id);
+        visibleRun(sim.state, caller, plan.runId, "show plan");
+        return document(200, { data: serializePhase(out, plan, "plans") });
+      }),
+  },
+  {
+    method: "GET",
+    path: "/applies/:id",
+    handler: (ctx) =>
+      readAs(ctx, "show apply", ({ sim, caller, out }) => {
+        const apply = sim.state.applies[ctx.params.id ?? ""];
+        if (apply === undefined) throw notFound("show apply", ctx.params.id);
+        visibleRun(sim.state, caller, apply.runId, "show apply");
+        return document(200, { data: serializePhase(out, apply, "applies") });
+      }),
+  },
+  {
+    method: "GET",
+    path: "/cost-estimates/:id",
+    handler: (ctx) =>
+      readAs(ctx, "show cost estimate", ({ sim, caller, out }) => {
+        const estimate = sim.state.costEstimates[ctx.params.id ?? ""];
+        if (estimate === undefined) throw notFound("show cost estimate", ctx.params.id);
+        visibleRun(sim.state, caller, estimate.runId, "show cost estimate");
+        return document(200, { data: serializeCostEstimate(out, estimate) });
+      }),
+  },
+  {
+    method: "GET",
+    path: "/users/:id",
+    handler: (ctx) =>
+      readAs(ctx, "show user", ({ sim, out }) => {
+        const user = sim.state.users[ctx.params.id ?? ""];
+        if (user === undefined) throw notFound("show user", ctx.params.id);
+        return document(200, { data: serializeUser(out, user) });
+      }),
+  },
+];

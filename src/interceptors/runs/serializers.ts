@@ -1,0 +1,299 @@
+/**
+ * JSON:API resource objects of the run orchestration service (spec: "Resources and their
+ * fields"): runs, configuration versions, ingress attributes, engine versions, and the plans,
+ * applies, cost estimates and users behind run relationships (their fields are "not shown" in the
+ * spec; docs/decisions/runs.md lists what the fake gives them). Attribute names are kebab-case
+ * except `force_cancel_available_at`. `created-at` is ISO 8601 with milliseconds; status
+ * timestamps are ISO 8601 to the second with `+00:00` (FIDELITY.md).
+ */
+import { isoMillis, isoSeconds } from "../../simulator/kernel/time.js";
+import type { Caller } from "../../simulator/runs/access.js";
+import { usageOf } from "../../simulator/runs/engine-versions.js";
+import { runActions, runPermissions } from "../../simulator/runs/runs.js";
+import type {
+  ConfigurationVersion,
+  CostEstimate,
+  EngineVersion,
+  IngressAttributes,
+  Phase,
+  Run,
+  RunsState,
+  User,
+} from "../../simulator/runs/state.js";
+import type { LinkBuilder, ResourceObject } from "./json-api.js";
+
+/** What serializing needs: the state, the caller (for `permissions`), simulator time, links. */
+export interface SerializeContext {
+  readonly state: Readonly<RunsState>;
+  readonly caller: Caller;
+  /** Simulator time, ms since the epoch (for `is-force-cancelable`). */
+  readonly now: number;
+  readonly link: LinkBuilder;
+}
+
+function timestamps(values: Readonly<Partial<Record<string, number>>>, key: (state: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [state, at] of Object.entries(values)) if (at !== undefined) out[key(state)] = isoSeconds(at);
+  return out;
+}
+
+const dashed = (state: string): string => `${state.replace(/_/g, "-")}-at`;
+
+/** A run's `status-timestamps`: `plan-queueable-at` for `pending`, `<state-with-dashes>-at` otherwise. */
+export function runStatusTimestamps(run: Run): Record<string, string> {
+  return timestamps(run.statusTimestamps, (state) => (state === "pending" ? "plan-queueable-at" : dashed(state)));
+}
+
+const ref = (type: string, id: string): { type: string; id: string } => ({ type, id });
+
+/**
+ * A `runs` resource. `single` adds the `task-stages` relationship (the single-run response).
+ */
+export function serializeRun(ctx: SerializeContext, run: Run, options: { single: boolean }): ResourceObject {
+  const actions = runActions(ctx.state as RunsState, run, ctx.now);
+  const permissions = runPermissions(ctx.state as RunsState, ctx.caller, run);
+  const attributes: Record<string, unknown> = {
+    actions: {
+      "is-cancelable": actions.isCancelable,
+      "is-confirmable": actions.isConfirmable,
+      "is-discardable": actions.isDiscardable,
+      "is-force-cancelable": actions.isForceCancelable,
+    },
+    "allow-config-generation": run.allowConfigGeneration,
+    "allow-empty-apply": run.allowEmptyApply,
+    "auto-apply": run.autoApply,
+    "canceled-at": run.canceledAt === null ? null : isoMillis(run.canceledAt),
+    "created-at": isoMillis(run.createdAt),
+    "engine-version": run.engineVersion,
+    "has-changes": run.hasChanges,
+    "is-destroy": run.isDestroy,
+    message: run.message,
+    "plan-only": run.planOnly,
+    refresh: run.refresh,
+    "refresh-only": run.refreshOnly,
+    "replace-addrs": run.replaceAddrs,
+    "save-plan": run.savePlan,
+    source: run.source,
+    "status-timestamps": runStatusTimestamps(run),
+    status: run.status,
+    "target-addrs": run.targetAddrs,
+    "trigger-reason": run.triggerReason,
+    variables: run.variables.map((v) => ({ key: v.key, value: v.value })),
+    permissions: {
+      "can-apply": permissions.canApply,
+      "can-cancel": permissions.canCancel,
+      "can-comment": permissions.canComment,
+      "can-discard": permissions.canDiscard,
+      "can-force-execute": permissions.canForceExecute,
+      "can-force-cancel": permissions.canForceCancel,
+      "can-override-policy-check": permissions.canOverridePolicyCheck,
+    },
+  };
+  if (run.forceCancelAvailableAt !== null) attributes.force_cancel_available_at = isoMillis(run.forceCancelAvailableAt);
+  const relationships: Record<string, unknown> = {
+    apply: { data: ref("applies", run.applyId) },
+    comments: { data: run.comments.map((c) => ref("comments", c.id)) },
+    "configuration-version": { data: ref("configuration-versions", run.configurationVersionId) },
+    "cost-estimate": { data: run.costEstimateId === null ? null : ref("cost-estimates", run.costEstimateId) },
+    "created-by": { data: run.createdBy === "" ? null : ref("users", run.createdBy) },
+    "input-state-version": { data: null },
+    plan: { data: ref("plans", run.planId) },
+    "run-events": { data: [] },
+    "policy-checks": { data: run.policyCheckIds.map((id) => ref("policy-checks", id)) },
+    workspace: { data: ref("workspaces", run.workspaceId) },
+    "workspace-run-alerts": { data: [] },
+  };
+  if (options.single) relationships["task-stages"] = { data: [] };
+  return { id: run.id, type: "runs", attributes, relationships, links: { self: ctx.link(`/runs/${run.id}`) } };
+}
+
+/** A `configuration-versions` resource; `uploadUrl` only in the create response. */
+export function serializeConfigurationVersion(ctx: SerializeContext, version: ConfigurationVersion, uploadUrl?: string): ResourceObject {
+  const attributes: Record<string, unknown> = {
+    "auto-queue-runs": version.autoQueueRuns,
+    error: version.error,
+    "error-message": version.errorMessage,
+    source: version.source,
+    speculative: version.speculative,
+    status: version.status,
+    "status-timestamps": timestamps(version.statusTimestamps, (state) => `${state}-at`),
+    provisional: version.provisional,
+  };
+  if (uploadUrl !== undefined) attributes["upload-url"] = uploadUrl;
+  return {
+    id: version.id,
+    type: "configuration-versions",
+    attributes,
+    relationships: {
+      "ingress-attributes": {
+        data: version.ingressAttributesId === null ? null : ref("ingress-attributes", version.ingressAttributesId),
+        links: { related: ctx.link(`/configuration-versions/${version.id}/ingress-attributes`) },
+      },
+    },
+    links: {
+      self: ctx.link(`/configuration-versions/${version.id}`),
+      download: ctx.link(`/configuration-versions/${version.id}/download`),
+    },
+  };
+}
+
+/** An `ingress-attributes` resource. */
+export function serializeIngressAttributes(ctx: SerializeContext, ingress: IngressAttributes): ResourceObject {
+  return {
+    id: ingress.id,
+    type: "ingress-attributes",
+    attributes: {
+      branch: ingress.branch,
+      "clone-url": ingress.cloneUrl,
+      "commit-message": ingress.commitMessage,
+      "commit-sha": ingress.commitSha,
+      "commit-url": ingress.commitUrl,
+      "compare-url": ingress.compareUrl,
+      identifier: ingress.identifier,
+      "is-pull-request": ingress.isPullRequest,
+      "on-default-branch": ingress.onDefaultBranch,
+      "pull-request-number": ingress.pullRequestNumber,
+      "pull-request-url": ingress.pullRequestUrl,
+      "pull-request-title": ingress.pullRequestTitle,
+      "pull-request-body": ingress.pullRequestBody,
+      tag: ingress.tag,
+      "sender-username": ingress.senderUsername,
+      "sender-avatar-url": ingress.senderAvatarUrl,
+      "sender-html-url": ingress.senderHtmlUrl,
+    },
+    relationships: {
+      "created-by": {
+        data: ref("users", ingress.createdBy),
+        links: { related: ctx.link(`/ingress-attributes/${ingress.id}/created-by`) },
+      },
+    },
+    links: { self: ctx.link(`/ingress-attributes/${ingress.id}`) },
+  };
+}
+
+/** A `plans` or `applies` resource. */
+export function serializePhase(ctx: SerializeContext, phase: Phase, type: "plans" | "applies"): ResourceObject {
+  const attributes: Record<string, unknown> = {
+    "execution-details": { mode: "remote" },
+    status: phase.status,
+    "status-timestamps": timestamps(phase.statusTimestamps, (state) => `${state}-at`),
+    "resource-additions": phase.resources.add,
+    "resource-changes": phase.resources.change,
+    "resource-destructions": phase.resources.destroy,
+    "resource-imports": phase.resources.import,
+  };
+  if (type === "plans") attributes["has-changes"] = phase.hasChanges;
+  return {
+    id: phase.id,
+    type,
+    attributes,
+    relationships: { run: { data: ref("runs", phase.runId) } },
+    links: { self: ctx.link(`/${type}/${phase.id}`) },
+  };
+}
+
+/** A `cost-estimates` resource. */
+export function serializeCostEstimate(ctx: SerializeContext, estimate: CostEstimate): ResourceObject {
+  return {
+    id: estimate.id,
+    type: "cost-estimates",
+    attributes: {
+      "delta-monthly-cost": estimate.deltaMonthlyCost,
+      "error-message": null,
+      "matched-resources-count": estimate.matchedResourcesCount,
+      "prior-monthly-cost": estimate.priorMonthlyCost,
+      "proposed-monthly-cost": estimate.proposedMonthlyCost,
+      "resources-count": estimate.resourcesCount,
+      status: estimate.status,
+      "status-timestamps": timestamps(estimate.statusTimestamps, (state) => `${state}-at`),
+      "unmatched-resources-count": estimate.unmatchedResourcesCount,
+    },
+    links: { self: ctx.link(`/cost-estimates/${estimate.id}`) },
+  };
+}
+
+/** A `users` resource (no e-mail: other users' addresses are private). */
+export function serializeUser(ctx: SerializeContext, user: User): ResourceObject {
+  return {
+    id: user.id,
+    type: "users",
+    attributes: {
+      username: user.username,
+      "is-service-account": user.serviceAccount,
+      "avatar-url": user.avatarUrl,
+      "v2-only": user.serviceAccount,
+      "is-site-admin": user.siteAdmin,
+    },
+    links: { self: ctx.link(`/users/${user.id}`) },
+  };
+}
+
+/** An `engine-versions` resource. */
+export function serializeEngineVersion(ctx: SerializeContext, version: EngineVersion): ResourceObject {
+  return {
+    id: version.id,
+    type: "engine-versions",
+    attributes: {
+      version: version.version,
+      url: version.url,
+      sha: version.sha,
+      deprecated: version.deprecated,
+      "deprecated-reason": version.deprecatedReason,
+      official: version.official,
+      enabled: version.enabled,
+      beta: version.beta,
+      usage: usageOf(ctx.state as RunsState, version.version),
+      "created-at": version.createdAt === null ? null : isoMillis(version.createdAt),
+    },
+    links: { self: ctx.link(`/admin/engine-versions/${version.id}`) },
+  };
+}
+
+/** The `include` values of run endpoints (spec). */
+export const RUN_INCLUDES: readonly string[] = Object.freeze([
+  "plan",
+  "apply",
+  "created_by",
+  "cost_estimate",
+  "configuration_version",
+  "configuration_version.ingress_attributes",
+]);
+
+/** The `include` values of configuration version endpoints (spec). */
+export const CONFIGURATION_VERSION_INCLUDES: readonly string[] = Object.freeze(["ingress_attributes", "run"]);
+
+/** Resources a run includes for `include` (a nested path includes its parent too). */
+export function runIncluded(ctx: SerializeContext, run: Run, include: ReadonlySet<string>): ResourceObject[] {
+  const out: ResourceObject[] = [];
+  const state = ctx.state;
+  const plan = state.plans[run.planId];
+  const apply = state.applies[run.applyId];
+  const user = state.users[run.createdBy];
+  const estimate = run.costEstimateId === null ? undefined : state.costEstimates[run.costEstimateId];
+  const version = state.configurationVersions[run.configurationVersionId];
+  if (include.has("plan") && plan) out.push(serializePhase(ctx, plan, "plans"));
+  if (include.has("apply") && apply) out.push(serializePhase(ctx, apply, "applies"));
+  if (include.has("created_by") && user) out.push(serializeUser(ctx, user));
+  if (include.has("cost_estimate") && estimate) out.push(serializeCostEstimate(ctx, estimate));
+  const withIngress = include.has("configuration_version.ingress_attributes");
+  if ((include.has("configuration_version") || withIngress) && version) {
+    out.push(serializeConfigurationVersion(ctx, version));
+    const ingress = version.ingressAttributesId === null ? undefined : state.ingressAttributes[version.ingressAttributesId];
+    if (withIngress && ingress) out.push(serializeIngressAttributes(ctx, ingress));
+  }
+  return out;
+}
+
+/** Resources a configuration version includes: its ingress attributes, and its newest run. */
+export function configurationVersionIncluded(ctx: SerializeContext, version: ConfigurationVersion, include: ReadonlySet<string>): ResourceObject[] {
+  const out: ResourceObject[] = [];
+  const ingress = version.ingressAttributesId === null ? undefined : ctx.state.ingressAttributes[version.ingressAttributesId];
+  if (include.has("ingress_attributes") && ingress) out.push(serializeIngressAttributes(ctx, ingress));
+  if (include.has("run")) {
+    const newest = Object.values(ctx.state.runs)
+      .filter((r) => r.configurationVersionId === version.id)
+      .sort((a, b) => b.seq - a.seq)[0];
+    if (newest) out.push(serializeRun(ctx, newest, { single: false }));
+  }
+  return out;
+}

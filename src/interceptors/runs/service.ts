@@ -1,0 +1,22 @@
+/**
+ * The run orchestration service's HTTP face: its route table (configuration versions, runs,
+ * engine versions, and the archive host) and its one error renderer.
+ */
+import type { HttpService } from "../http.js";
+import { RUNS } from "../../simulator/runs/errors.js";
+import { configurationVersionRoutes } from "./configuration-version-routes.js";
+import { engineVersionRoutes } from "./engine-version-routes.js";
+import { runsErrorResponse, runsNoRoute } from "./errors.js";
+import { runRoutes } from "./run-routes.js";
+
+/**
+ * The run orchestration {@link HttpService}. Mount it with bases `api` (ends with `/api/v2`) and
+ * `archive` (upload and download URLs).
+ * @example createHandler({ sim, mounts: [{ service: runsHttp, bases: { api: "https://app.run-orchestration.test/api/v2", archive: "https://archivist.run-orchestration.test" } }] })
+ */
+export const runsHttp: HttpService = {
+  name: RUNS,
+  routes: [...configurationVersionRoutes, ...runRoutes, ...engineVersionRoutes],
+  errorResponse: runsErrorResponse,
+  noRoute: runsNoRoute,
+};

@@ -1,0 +1,255 @@
+/**
+ * The cloud-account engine's HTTP face: its routes relative to the mount (`/config/root`,
+ * `/roles/:name`, `/creds/:name`, `/static-creds/:name`, ...) as a data table. Each handler decodes
+ * the request fields, runs the engine operation on the mount, and answers an envelope, 204, or a
+ * 404 with an empty `errors` list for something missing.
+ *
+ * Every write needs the `update` capability: the real engine has no existence checks, so its
+ * writes are always updates to the policy engine.
+ *
+ * Spec: secrets.md "Cloud-account engine" (endpoint table, read forms).
+ */
+import type { Capability } from "../../../simulator/secrets/engine.js";
+import { secretsError } from "../../../simulator/secrets/errors.js";
+import { cloudMissing } from "../../../simulator/secrets/cloud/cloud-errors.js";
+import { issueCredentials } from "../../../simulator/secrets/cloud/credentials.js";
+import { goDurationString } from "../../../simulator/secrets/cloud/go-duration.js";
+import { readLeaseConfig, readRootConfig, rotateRoot, writeLeaseConfig, writeRootConfig } from "../../../simulator/secrets/cloud/root-config.js";
+import { deleteRole, listRoles, readRole, writeRole } from "../../../simulator/secrets/cloud/roles.js";
+import type { CloudMountState, CloudRole } from "../../../simulator/secrets/cloud/state.js";
+import { deleteStaticRole, readStaticCredentials, readStaticRole, writeStaticRole } from "../../../simulator/secrets/cloud/static-roles.js";
+import type { EngineHttp, EngineResult, EngineRoute, EngineRouteContext } from "../engine-routes.js";
+import { commaStringListParam, durationSecondsParam, intParam, keyValueParam, stringParam } from "./cloud-fields.js";
+
+type Ctx = EngineRouteContext<CloudMountState>;
+
+/** Role names: a word character, then word characters, `-`, `.`, `@`, ending in a word character. */
+const NAME = /^\w(?:[\w.@-]*\w)?$/;
+
+const NO_CONTENT: EngineResult = Object.freeze({ kind: "no-content" });
+const UPDATE: () => readonly Capability[] = () => ["update"];
+
+function data(value: Record<string, unknown>, warnings?: readonly string[]): EngineResult {
+  return warnings && warnings.length > 0 ? { kind: "data", data: value, warnings } : { kind: "data", data: value };
+}
+
+/** A path name that must look like a name; anything else is the real service's `unsupported path`. */
+function nameOf(ctx: Ctx): string {
+  const value = ctx.params.name ?? "";
+  if (!NAME.test(value)) throw secretsError("not_found", "route request", "1 error occurred:\n\t* unsupported path\n\n", { status: 404 });
+  return value;
+}
+
+/**
+ * The read form of a role: the spec's fields plus the real service's other stored fields.
+ * @example roleReadForm(role).credential_types // ["iam_user"]
+ */
+export function roleReadForm(role: CloudRole): Record<string, unknown> {
+  const form: Record<string, unknown> = {
+    credential_type: role.credentialTypes.join(","),
+    credential_types: [...role.credentialTypes],
+    policy_arns: [...role.policyArns],
+    role_arns: [...role.roleArns],
+    policy_document: role.policyDocument,
+    iam_groups: [...role.iamGroups],
+    iam_tags: { ...role.iamTags },
+    default_sts_ttl: role.defaultStsTtl,
+    max_sts_ttl: role.maxStsTtl,
+    user_path: role.userPath,
+    permissions_boundary_arn: role.permissionsBoundaryArn,
+  };
+  if (role.invalidData !== "") form.invalid_data = role.invalidData;
+  return form;
+}
+
+function credentialsHandler(path: "creds" | "sts"): (ctx: Ctx) => EngineResult {
+  return (ctx) => {
+    const roleName = nameOf(ctx);
+    const roleArn = stringParam(ctx.body, "role_arn");
+    const roleSessionName = stringParam(ctx.body, "role_session_name");
+    const ttlSeconds = durationSecondsParam(ctx.body, "ttl");
+    const issued = ctx.update((c) =>
+      issueCredentials(c, {
+        path,
+        roleName,
+        ...(roleArn === undefined ? {} : { roleArn }),
+        ...(roleSessionName === undefined ? {} : { roleSessionName }),
+        ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
+      }),
+    );
+    return {
+      kind: "data",
+      data: { access_key: issued.accessKey, secret_key: issued.secretKey, security_token: issued.securityToken, arn: issued.arn },
+      leaseId: issued.lease.id,
+      leaseDurationSeconds: Math.floor((issued.lease.expiresAt - issued.lease.issuedAt) / 1000),
+      renewable: issued.lease.renewable,
+    };
+  };
+}
+
+function staticRoleForm(role: { name: string; username: string; rotationPeriod: number }): Record<string, unknown> {
+  return { name: role.name, username: role.username, rotation_period: goDurationString(role.rotationPeriod * 1000) };
+}
+
+/** Every cloud engine route, relative to the mount. */
+export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.freeze([
+  {
+    operations: ["read"],
+    path: "/config/root",
+    handler: (ctx) => {
+      const config = ctx.read((c) => readRootConfig(c.mount));
+      if (config === undefined) throw cloudMissing("read root configuration");
+      return data({ access_key: config.accessKey, region: config.region, iam_endpoint: config.iamEndpoint, sts_endpoint: config.stsEndpoint, max_retries: config.maxRetries });
+    },
+  },
+  {
+    operations: ["create-or-update"],
+    path: "/config/root",
+    capabilities: UPDATE,
+    handler: (ctx) => {
+      const input = {
+        accessKey: stringParam(ctx.body, "access_key"),
+        secretKey: stringParam(ctx.body, "secret_key"),
+        region: stringParam(ctx.body, "region"),
+        iamEndpoint: stringParam(ctx.body, "iam_endpoint"),
+        stsEndpoint: stringParam(ctx.body, "sts_endpoint"),
+        maxRetries: intParam(ctx.body, "max_retries"),
+        usernameTemplate: stringParam(ctx.body, "username_template"),
+      };
+      ctx.update((c) => writeRootConfig(c, input));
+      return NO_CONTENT;
+    },
+  },
+  {
+    operations: ["create-or-update"],
+    path: "/config/rotate-root",
+    capabilities: UPDATE,
+    handler: (ctx) => {
+      const { accessKey } = ctx.update((c) => rotateRoot(c));
+      return data({ access_key: accessKey });
+    },
+  },
+  {
+    operations: ["read"],
+    path: "/config/lease",
+    handler: (ctx) => {
+      const lease = ctx.read((c) => readLeaseConfig(c.mount));
+      if (lease === undefined) throw cloudMissing("read lease configuration");
+      return data({ lease: lease.lease, lease_max: lease.leaseMax });
+    },
+  },
+  {
+    operations: ["create-or-update"],
+    path: "/config/lease",
+    capabilities: UPDATE,
+    handler: (ctx) => {
+      const input = { lease: stringParam(ctx.body, "lease"), leaseMax: stringParam(ctx.body, "lease_max") };
+      ctx.update((c) => writeLeaseConfig(c, input));
+      return NO_CONTENT;
+    },
+  },
+  {
+    operations: ["list"],
+    path: "/roles",
+    handler: (ctx) => data({ keys: ctx.read((c) => listRoles(c.mount)) }),
+  },
+  {
+    operations: ["read"],
+    path: "/roles/:name",
+    handler: (ctx) => {
+      const name = nameOf(ctx);
+      const role = ctx.read((c) => readRole(c.mount, name));
+      if (role === undefined) throw cloudMissing("read role", name);
+      return data(roleReadForm(role));
+    },
+  },
+  {
+    operations: ["create-or-update"],
+    path: "/roles/:name",
+    capabilities: UPDATE,
+    handler: (ctx) => {
+      const name = nameOf(ctx);
+      const body = ctx.body;
+      const input = {
+        credentialType: stringParam(body, "credential_type"),
+        roleArns: commaStringListParam(body, "role_arns"),
+        policyArns: commaStringListParam(body, "policy_arns"),
+        policyDocument: stringParam(body, "policy_document"),
+        iamGroups: commaStringListParam(body, "iam_groups"),
+        iamTags: keyValueParam(body, "iam_tags"),
+        defaultStsTtl: durationSecondsParam(body, "default_sts_ttl"),
+        maxStsTtl: durationSecondsParam(body, "max_sts_ttl"),
+        userPath: stringParam(body, "user_path"),
+        permissionsBoundaryArn: stringParam(body, "permissions_boundary_arn"),
+        policy: stringParam(body, "policy"),
+        arn: stringParam(body, "arn"),
+      };
+      const { warnings } = ctx.update((c) => writeRole(c, name, input));
+      return warnings.length > 0 ? data({}, warnings) : NO_CONTENT;
+    },
+  },
+  {
+    operations: ["delete"],
+    path: "/roles/:name",
+    handler: (ctx) => {
+      const name = nameOf(ctx);
+      ctx.update((c) => deleteRole(c, name));
+      return NO_CONTENT;
+    },
+  },
+  { operations: ["read"], path: "/creds/:name", handler: credentialsHandler("creds") },
+  { operations: ["create-or-update"], path: "/creds/:name", capabilities: UPDATE, handler: credentialsHandler("creds") },
+  { operations: ["read"], path: "/sts/:name", handler: credentialsHandler("sts") },
+  { operations: ["create-or-update"], path: "/sts/:name", capabilities: UPDATE, handler: credentialsHandler("sts") },
+  {
+    operations: ["read"],
+    path: "/static-roles/:name",
+    handler: (ctx) => {
+      const name = nameOf(ctx);
+      const role = ctx.read((c) => readStaticRole(c.mount, name));
+      if (role === undefined) throw cloudMissing("read static role", name);
+      return data(staticRoleForm(role));
+    },
+  },
+  {
+    operations: ["create-or-update"],
+    path: "/static-roles/:name",
+    capabilities: UPDATE,
+    handler: (ctx) => {
+      const name = nameOf(ctx);
+      const input = { username: stringParam(ctx.body, "username"), rotationPeriod: durationSecondsParam(ctx.body, "rotation_period") };
+      const role = ctx.update((c) =>
+        writeStaticRole(c, name, {
+          ...(input.username === undefined ? {} : { username: input.username }),
+          ...(input.rotationPeriod === undefined ? {} : { rotationPeriod: input.rotationPeriod }),
+        }),
+      );
+      return data(staticRoleForm(role));
+    },
+  },
+  {
+    operations: ["delete"],
+    path: "/static-roles/:name",
+    handler: (ctx) => {
+      const name = nameOf(ctx);
+      ctx.update((c) => deleteStaticRole(c, name));
+      return NO_CONTENT;
+    },
+  },
+  {
+    operations: ["read"],
+    path: "/static-creds/:name",
+    handler: (ctx) => {
+      const name = nameOf(ctx);
+      const credential = ctx.read((c) => readStaticCredentials(c.mount, name));
+      if (credential === undefined) throw cloudMissing("read static credentials", name);
+      return data({ access_key: credential.accessKeyId, secret_key: credential.secretAccessKey });
+    },
+  },
+] satisfies EngineRoute<CloudMountState>[]);
+
+/**
+ * The cloud engine's HTTP face, for the secrets core's engine registry.
+ * @example SECRETS_ENGINE_HTTP.cloud === cloudHttp
+ */
+export const cloudHttp: EngineHttp<CloudMountState> = Object.freeze({ type: "cloud", routes: CLOUD_ROUTES });

@@ -1,0 +1,289 @@
+/**
+ * The secrets service's request pipeline, in the real service's order: namespace, health (answers
+ * even when sealed), sealed / DR-secondary refusal, the logical operation, the service's own routes
+ * (`sys/...`, `identity/...`) or the engine mounted at the longest matching path, the token and its
+ * policy capabilities, the handler, then the response envelope.
+ *
+ * Spec: secrets.md "Endpoints", "Authentication"; FIDELITY.md "Secrets".
+ */
+import { json, type HttpService, type RouteContext, type SimResponse } from "../http.js";
+import { matchPath } from "../router.js";
+import type { OperationContext, ReadContext, Simulator } from "../../simulator/kernel/simulator.js";
+import type { Capability, Caller } from "../../simulator/secrets/engine.js";
+import { engineContext, engineReadContext } from "../../simulator/secrets/engine-runtime.js";
+import type { EngineRegistry } from "../../simulator/secrets/engines.js";
+import { SECRETS, secretsError } from "../../simulator/secrets/errors.js";
+import { findMount } from "../../simulator/secrets/mounts.js";
+import { resolveNamespace } from "../../simulator/secrets/namespaces.js";
+import { assertServing } from "../../simulator/secrets/node-state.js";
+import type { SecretsState } from "../../simulator/secrets/state.js";
+import { liveToken, requireCapabilities, resolveCaller } from "../../simulator/secrets/tokens.js";
+import type { CoreRoute, CoreRouteContext } from "./core-route.js";
+import type { EngineResult, EngineRoute, EngineRouteContext } from "./engine-routes.js";
+import type { EngineHttpRegistry } from "./engines.js";
+import { envelope } from "./envelope.js";
+import { noHandlerResponse, secretsErrorResponse } from "./error-response.js";
+import { healthResponse } from "./health-route.js";
+import { header, operationOf, requestData, unsupportedOperation, type Operation } from "./request.js";
+
+/** The token header. */
+export const TOKEN_HEADER = "x-secrets-token";
+/** The namespace header. */
+export const NAMESPACE_HEADER = "x-secrets-namespace";
+
+/** Every method the service's catch-all route takes (the pipeline decides what each means). */
+export const SECRETS_METHODS: readonly string[] = Object.freeze(["GET", "HEAD", "POST", "PUT", "DELETE", "LIST", "PATCH", "OPTIONS"]);
+
+/** What the pipeline works with. */
+export interface SecretsPipeline {
+  readonly engines: EngineRegistry;
+  readonly engineHttp: EngineHttpRegistry;
+  readonly coreRoutes: readonly CoreRoute[];
+}
+
+/**
+ * The secrets service's HTTP face: one catch-all route per method under the API base, so
+ * mounts made at run time are reachable. On a shared origin it must be mounted after services
+ * with more specific routes under the same base (the access-control service's `/acl/...`).
+ */
+export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService {
+  return {
+    name: SECRETS,
+    routes: [{ method: SECRETS_METHODS, path: "/*path", handler: (ctx) => handleSecretsRequest(pipeline, ctx) }],
+    errorResponse: (error, request) => secretsErrorResponse(error, request),
+    noRoute: () => noHandlerResponse(""),
+  };
+}
+
+function decodePath(raw: string): string {
+  return raw
+    .split("/")
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return segment;
+      }
+    })
+    .join("/");
+}
+
+/** Runs one request through the pipeline (errors are thrown as domain errors for `errorResponse`). */
+export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteContext): SimResponse {
+  const { sim, request } = route;
+  const rawPath = decodePath(route.path).replace(/^\/+/, "");
+  const resolved = sim.read<SecretsState, ReturnType<typeof resolveNamespace>>(SECRETS, (ctx) =>
+    resolveNamespace(ctx.state, header(request, NAMESPACE_HEADER), rawPath),
+  );
+  if (resolved === undefined) return noHandlerResponse(rawPath);
+  const { namespace, path } = resolved;
+  if (path.replace(/\/+$/, "") === "sys/health") return healthResponse(sim, request, namespace);
+
+  sim.read<SecretsState, void>(SECRETS, (ctx) => assertServing(ctx.state.node, `${request.method} ${path}`));
+  const operation = operationOf(request);
+
+  const body = requestData(request, operation);
+  // The token and its policy are checked before the path is known to exist: a caller who may not
+  // touch a path learns nothing about it (403), one who may gets the 404/405.
+  const guardUnrouted = (): void => {
+    const caller = authenticate(sim, route, namespace, false, `${request.method} ${path}`);
+    if (caller !== undefined) requireCapabilities(caller, policyPath(path, operation), defaultCapabilities(operation, undefined), `${request.method} ${path}`);
+  };
+
+  let core: ReturnType<typeof matchCoreRoute>;
+  try {
+    core = matchCoreRoute(pipeline.coreRoutes, path, operation);
+  } catch (error) {
+    guardUnrouted();
+    throw error;
+  }
+  if (core !== undefined) return runCoreRoute(pipeline, route, core, operation, namespace, path, body);
+
+  const mounted = sim.read<SecretsState, ReturnType<typeof findMount>>(SECRETS, (ctx) => findMount(ctx.state, namespace + path));
+  if (mounted === undefined) {
+    guardUnrouted();
+    return noHandlerResponse(path);
+  }
+  const http = pipeline.engineHttp[mounted.mount.type];
+  let match: ReturnType<typeof matchEngineRoute>;
+  try {
+    if (http === undefined) throw unsupportedPath();
+    match = matchEngineRoute(http.routes, mounted.rest, operation);
+  } catch (error) {
+    guardUnrouted();
+    throw error;
+  }
+  return runEngineRoute(pipeline, route, match, operation, namespace, path, mounted.mount.path, body);
+}
+
+function unsupportedPath(): ReturnType<typeof secretsError> {
+  return secretsError("not_found", "route request", "1 error occurred:\n\t* unsupported path\n\n", { status: 404 });
+}
+
+function matchCoreRoute(
+  routes: readonly CoreRoute[],
+  path: string,
+  operation: Operation,
+): { route: CoreRoute; params: Record<string, string> } | undefined {
+  let pathMatched = false;
+  for (const route of routes) {
+    const params = matchPath(route.path, `/${path}`);
+    if (params === undefined) continue;
+    pathMatched = true;
+    if (route.operations.includes(operation)) return { route, params };
+  }
+  if (pathMatched) throw unsupportedOperation();
+  return undefined;
+}
+
+function matchEngineRoute<M>(
+  routes: readonly EngineRoute<M>[],
+  rest: string,
+  operation: Operation,
+): { route: EngineRoute<M>; params: Record<string, string> } {
+  let pathMatched = false;
+  for (const route of routes) {
+    const params = matchPath(route.path, rest);
+    if (params === undefined) continue;
+    pathMatched = true;
+    if (route.operations.includes(operation)) return { route, params };
+  }
+  if (pathMatched) throw unsupportedOperation();
+  throw unsupportedPath();
+}
+
+/** The path policies see: lists end in `/` (as the real service adds it). */
+function policyPath(path: string, operation: Operation): string {
+  const trimmed = path.replace(/\/+$/, "");
+  return operation === "list" ? `${trimmed}/` : trimmed;
+}
+
+/** The request's token: `X-Secrets-Token`, else an `Authorization: Bearer` token (the real service takes both). */
+export function requestToken(request: RouteContext["request"]): string | undefined {
+  const token = header(request, TOKEN_HEADER);
+  if (token !== undefined) return token;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header(request, "authorization") ?? "");
+  return bearer?.[1];
+}
+
+function authenticate(sim: Simulator, route: RouteContext, namespace: string, optional: boolean, operation: string): Caller | undefined {
+  const token = requestToken(route.request);
+  return sim.read<SecretsState, Caller | undefined>(SECRETS, (ctx) => {
+    if (optional && liveToken(ctx.state, token, ctx.now) === undefined) return undefined;
+    return resolveCaller(ctx.state, token, ctx.now, namespace, operation);
+  });
+}
+
+function defaultCapabilities(operation: Operation, exists: boolean | undefined): Capability[] {
+  switch (operation) {
+    case "read":
+      return ["read"];
+    case "list":
+      return ["list"];
+    case "delete":
+      return ["delete"];
+    case "create-or-update":
+      return [exists === false ? "create" : "update"];
+  }
+}
+
+function runCoreRoute(
+  pipeline: SecretsPipeline,
+  route: RouteContext,
+  match: { route: CoreRoute; params: Record<string, string> },
+  operation: Operation,
+  namespace: string,
+  path: string,
+  body: Record<string, unknown>,
+): SimResponse {
+  const { sim, request } = route;
+  const core = match.route;
+  const label = `${request.method} ${path}`;
+  if (core.rootNamespaceOnly && namespace !== "") {
+    throw secretsError("not_found", label, "unsupported path", { status: 404 });
+  }
+  const caller = authenticate(sim, route, namespace, core.unauthenticated === true, label);
+  const ctx: CoreRouteContext = {
+    sim,
+    request,
+    operation,
+    params: match.params,
+    query: request.url.searchParams,
+    body,
+    namespace,
+    caller,
+    engines: pipeline.engines,
+    update: <R>(fn: (c: OperationContext<SecretsState>) => R) => sim.update<SecretsState, R>(SECRETS, fn),
+    read: <R>(fn: (c: ReadContext<SecretsState>) => R) => sim.read<SecretsState, R>(SECRETS, fn),
+  };
+  if (!core.unauthenticated && caller !== undefined) {
+    const needed = core.capabilities?.(ctx) ?? defaultCapabilities(operation, core.exists?.(ctx));
+    requireCapabilities(caller, policyPath(path, operation), needed, label);
+  }
+  return render(sim, core.handler(ctx), operation);
+}
+
+function runEngineRoute<M>(
+  pipeline: SecretsPipeline,
+  route: RouteContext,
+  match: { route: EngineRoute<M>; params: Record<string, string> },
+  operation: Operation,
+  namespace: string,
+  path: string,
+  mountPath: string,
+  body: Record<string, unknown>,
+): SimResponse {
+  const { sim, request } = route;
+  const engineRoute = match.route;
+  const label = `${request.method} ${path}`;
+  const caller = authenticate(sim, route, namespace, engineRoute.unauthenticated === true, label);
+  const ctx: EngineRouteContext<M> = {
+    sim,
+    request,
+    operation,
+    params: match.params,
+    query: request.url.searchParams,
+    body,
+    mountPath,
+    caller,
+    update: <R>(fn: (c: Parameters<Parameters<EngineRouteContext<M>["update"]>[0]>[0]) => R) =>
+      sim.update<SecretsState, R>(SECRETS, (c) => fn(engineContext<M>(c, pipeline.engines, mountPath, caller))),
+    read: <R>(fn: (c: Parameters<Parameters<EngineRouteContext<M>["read"]>[0]>[0]) => R) =>
+      sim.read<SecretsState, R>(SECRETS, (c) => fn(engineReadContext<M>(c, mountPath, caller))),
+  };
+  if (!engineRoute.unauthenticated && caller !== undefined) {
+    const needed = engineRoute.capabilities?.(ctx) ?? defaultCapabilities(operation, engineRoute.exists?.(ctx));
+    requireCapabilities(caller, policyPath(path, operation), needed, label);
+  }
+  return render(sim, engineRoute.handler(ctx), operation);
+}
+
+/**
+ * Turns a handler result into the response: the envelope with a seeded `request_id`, 204, or the
+ * raw response. An empty list is a 404 with an empty `errors` list, as in the real service.
+ * Successful writes count towards the health endpoint's `last_wal`.
+ */
+export function render(sim: Simulator, result: EngineResult, operation: Operation): SimResponse {
+  const write = operation === "create-or-update" || operation === "delete";
+  if (result.kind === "data" && operation === "list") {
+    const keys = result.data.keys;
+    if (keys === undefined || (Array.isArray(keys) && keys.length === 0)) return json(404, { errors: [] });
+  }
+  const requestId = sim.update<SecretsState, string | undefined>(SECRETS, (ctx) => {
+    if (write) ctx.state.writeIndex++;
+    return result.kind === "data" ? ctx.ids.uuid() : undefined;
+  });
+  if (result.kind === "raw") return result.response;
+  if (result.kind === "no-content") return { status: 204, headers: {} };
+  return envelope(
+    requestId ?? "",
+    {
+      data: result.data,
+      ...(result.leaseId === undefined ? {} : { leaseId: result.leaseId }),
+      ...(result.leaseDurationSeconds === undefined ? {} : { leaseDurationSeconds: result.leaseDurationSeconds }),
+      ...(result.renewable === undefined ? {} : { renewable: result.renewable }),
+      ...(result.warnings === undefined ? {} : { warnings: result.warnings }),
+    },
+    result.status ?? 200,
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The secrets service's HTTP face, assembled: the core routes (health, managed keys, MFA login
+ * enforcement, leases) and the engines' routes under their mounts.
+ */
+import type { HttpService } from "../http.js";
+import { SECRETS_ENGINES, type EngineRegistry } from "../../simulator/secrets/engines.js";
+import type { CoreRoute } from "./core-route.js";
+import { createSecretsHttpService } from "./dispatch.js";
+import { SECRETS_ENGINE_HTTP, type EngineHttpRegistry } from "./engines.js";
+import { LEASE_ROUTES } from "./lease-routes.js";
+import { LOGIN_ENFORCEMENT_ROUTES } from "./login-enforcement-routes.js";
+import { MANAGED_KEY_ROUTES } from "./managed-key-routes.js";
+import { MOUNT_ROUTES } from "./mount-routes.js";
+
+/** The service's own routes (everything but engines and `sys/health`). */
+export const CORE_ROUTES: readonly CoreRoute[] = Object.freeze([...MANAGED_KEY_ROUTES, ...LOGIN_ENFORCEMENT_ROUTES, ...LEASE_ROUTES, ...MOUNT_ROUTES]);
+
+/** Options of {@link secretsHttp}. */
+export interface SecretsHttpOptions {
+  /** Engine types (simulator side); default the built-in registry. */
+  readonly engines?: EngineRegistry;
+  /** Engines' HTTP faces; default the built-in registry. */
+  readonly engineHttp?: EngineHttpRegistry;
+}
+
+/**
+ * Builds the secrets service's HTTP face.
+ * @example const http = secretsHttp(); // SSH and cloud engines at their mounts
+ */
+export function secretsHttp(options: SecretsHttpOptions = {}): HttpService {
+  return createSecretsHttpService({
+    engines: options.engines ?? SECRETS_ENGINES,
+    engineHttp: options.engineHttp ?? SECRETS_ENGINE_HTTP,
+    coreRoutes: CORE_ROUTES,
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * The run orchestration service's routes of the dev server's control API, under `/_sim/runs/`,
+ * for clients outside the test's Node process (curl, Go, Python):
+ *
+ * | Route | Body | Answer |
+ * | --- | --- | --- |
+ * | `POST /_sim/runs/organizations` | `{"name": "acme"}` | `{"name"}` |
+ * | `POST /_sim/runs/workspaces` | `{"organization", "name"?, "autoApply"?, "vcsRepo"?: {"identifier", "branch"?, "provider"?}}` | `{"id", "name", "organization"}` |
+ * | `POST /_sim/runs/users` | `{"username"?, "siteAdmin"?, "permissions"?: {"ws-...": "admin"}}` | `{"id", "username", "token"}` |
+ * | `POST /_sim/runs/outcomes` | an outcome script plus `"workspaceId"`, `"runId"` or `"next": true` (with a workspace) | `{"ok": true}` |
+ * | `POST /_sim/runs/cool-off` | `{"duration": "30s"}` | `{"ok": true}` |
+ * | `POST /_sim/runs/workspaces/:workspace_id/commits` | commit options (`files` as a path -> content map) | `{"configurationVersionId", "ingressAttributesId"}` |
+ * | `POST /_sim/runs/runs/:run_id/step` | | `{"status"}` (also `cv-...` ids: completes a VCS fetch) |
+ * | `GET /_sim/runs/runs/:run_id` | | the run as `runs.run(id)` reads it |
+ *
+ * Bad input answers 400 (`UsageError`).
+ */
+import { bodyText, json, type Route } from "../../interceptors/http.js";
+import { UsageError } from "../../simulator/kernel/errors.js";
+import type { PermissionLevel } from "../../simulator/runs/state.js";
+import type { CommitOptions, OutcomeScript, RunsScenario } from "./runs-scenario.js";
+
+type Json = Record<string, unknown>;
+
+function body(text: string): Json {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text === "" ? "{}" : text);
+  } catch (error) {
+    throw new UsageError(`runs: the body must be a JSON object: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("runs: the body must be a JSON object");
+  return parsed as Json;
+}
+
+function str(value: unknown, name: string, optional = true): string | undefined {
+  if (value === undefined && optional) return undefined;
+  if (typeof value !== "string") throw new UsageError(`runs: "${name}" must be a string`);
+  return value;
+}
+
+function bool(value: unknown, name: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "boolean") throw new UsageError(`runs: "${name}" must be a boolean`);
+  return value;
+}
+
+function levels(value: unknown, name: string): Record<string, PermissionLevel> | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new UsageError(`runs: "${name}" must be an object of permission levels`);
+  return value as Record<string, PermissionLevel>;
+}
+
+/** Builds the control routes over the scenario controls. */
+export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
+  return [
+    {
+      method: "POST",
+      path: "/organizations",
+      handler: ({ request }) => {
+        const b = body(bodyText(request));
+        return json(201, { name: controls.addOrganization(str(b.name, "name") ?? "acme") });
+      },
+    },
+    {
+      method: "POST",
+      path: "/workspaces",
+      handler: ({ request }) => {
+        const b = body(bodyText(request));
+        const organization = str(b.organization, "organization", false) ?? "";
+        const repo = b.vcsRepo as Json | undefined;
+        const name = str(b.name, "name");
+        const autoApply = bool(b.autoApply, "autoApply");
+        const workspace = controls.addWorkspace(organization, {
+          ...(name !== undefined ? { name } : {}),
+          ...(autoApply !== undefined ? { autoApply } : {}),
+          ...(repo !== undefined ? { vcsRepo: { identifier: str(repo.identifier, "vcsRepo.identifier", false) ?? "", ...(repo.branch ? { branch: String(repo.branch) } : {}), ...(repo.provider ? { provider: String(repo.provider) } : {}) } } : {}),
+        });
+        return json(201, workspace);
+      },
+    },
+    {
+      method: "POST",
+      path: "/users",
+      handler: ({ request }) => {
+        const b = body(bodyText(request));
+        const username = str(b.username, "username");
+        const siteAdmin = bool(b.siteAdmin, "siteAdmin");
+        const permissions = levels(b.permissions, "permissions");
+        const organizationAccess = levels(b.organizationAccess, "organizationAccess");
+        const user = controls.addUser({
+          ...(username !== undefined ? { username } : {}),
+          ...(siteAdmin !== undefined ? { siteAdmin } : {}),
+          ...(permissions !== undefined ? { permissions } : {}),
+          ...(organizationAccess !== undefined ? { organizationAccess } : {}),
+        });
+        return json(201, { ...user, token: controls.issueUserToken(user.id) });
+      },
+    },
+    {
+      method: "POST",
+      path: "/outcomes",
+      handler: ({ request }) => {
+        const { workspaceId, runId, next, ...script } = body(bodyText(request));
+        const ws = str(workspaceId, "workspaceId");
+        const run = str(runId, "runId");
+        if (run !== undefined) controls.setRunOutcome(run, script as OutcomeScript);
+        else if (ws !== undefined && bool(next, "next")) controls.nextRun(ws, script as OutcomeScript);
+        else if (ws !== undefined) controls.setWorkspaceOutcome(ws, script as OutcomeScript);
+        else controls.setOutcome(script as OutcomeScript);
+        return json(200, { ok: true });
+      },
+    },
+    {
+      method: "POST",
+      path: "/cool-off",
+      handler: ({ request }) => {
+        const { duration } = body(bodyText(request));
+        if (typeof duration !== "string" && typeof duration !== "number") throw new UsageError('runs: "duration" must be a duration string or milliseconds');
+        controls.setCoolOff(duration);
+        return json(200, { ok: true });
+      },
+    },
+    {
+      method: "POST",
+      path: "/workspaces/:workspace_id/commits",
+      handler: ({ request, params }) => {
+        const b = body(bodyText(request)) as CommitOptions & Json;
+        if (b.files !== undefined && (b.files === null || typeof b.files !== "object" || Array.isArray(b.files))) {
+          throw new UsageError('runs: "files" must be an object of path -> content');
+        }
+        return json(201, controls.pushCommit(params.workspace_id ?? "", b));
+      },
+    },
+    {
+      method: "POST",
+      path: "/runs/:run_id/step",
+      handler: ({ params }) => json(200, { status: controls.step(params.run_id ?? "") }),
+    },
+    {
+      method: "GET",
+      path: "/runs/:run_id",
+      handler: ({ params }) => json(200, controls.run(params.run_id ?? "")),
+    },
+  ];
+}

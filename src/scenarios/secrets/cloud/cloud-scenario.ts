@@ -1,0 +1,360 @@
+/**
+ * Scenario controls of a cloud-account engine mount: the simulated cloud account behind it (IAM
+ * users and their access keys, groups, assumable roles, ambient server credentials, key
+ * propagation delay), root configuration in one call, entries left by an earlier version, and
+ * inspection of issued credentials and static roles.
+ *
+ * Spec: secrets.md "Cloud-account engine" (rotate root fails when the IAM user has another access
+ * key; static roles map to existing IAM users; legacy role data).
+ */
+import { parseDuration, type Duration } from "../../../simulator/kernel/duration.js";
+import { UsageError } from "../../../simulator/kernel/errors.js";
+import type { EngineContext } from "../../../simulator/secrets/engine.js";
+import {
+  CloudApiError,
+  createAccessKey,
+  createUser,
+  credentialStatus,
+  deleteAccessKey,
+  deleteUser,
+  findKeyOwner,
+  type CredentialStatus,
+} from "../../../simulator/secrets/cloud/cloud-account.js";
+import { longTermAccessKeyId, secretAccessKey } from "../../../simulator/secrets/cloud/key-formats.js";
+import { writeRootConfig } from "../../../simulator/secrets/cloud/root-config.js";
+import { writeRole } from "../../../simulator/secrets/cloud/roles.js";
+import type { CloudMountState, IamUser, ServerCredentialSource } from "../../../simulator/secrets/cloud/state.js";
+
+/** What the controls need from the secrets service's scenario (its `updateMount`/`readMount`). */
+export interface MountAccess {
+  updateMount<M, R>(mountPath: string, fn: (ctx: EngineContext<M>) => R): R;
+  readMount<M, R>(mountPath: string, fn: (ctx: EngineContext<M>) => R): R;
+}
+
+/** An access key pair. */
+export interface AccessKeyPair {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+/** A simulated IAM user, as the controls show it (a copy). */
+export interface IamUserView {
+  readonly userName: string;
+  readonly userId: string;
+  readonly arn: string;
+  readonly path: string;
+  /** Ids of its access keys, oldest first. */
+  readonly accessKeyIds: readonly string[];
+  readonly attachedPolicyArns: readonly string[];
+  /** Inline policies by name. */
+  readonly inlinePolicies: Readonly<Record<string, string>>;
+  readonly groups: readonly string[];
+  readonly tags: Readonly<Record<string, string>>;
+  readonly permissionsBoundaryArn: string;
+  /** ms since the epoch. */
+  readonly createdAt: number;
+}
+
+/** A static role's rotation state. */
+export interface StaticRoleView {
+  readonly username: string;
+  /** Seconds. */
+  readonly rotationPeriod: number;
+  readonly accessKeyId: string;
+  /** ms since the epoch. */
+  readonly rotatesAt: number;
+  /** Why the last rotation failed (retried 10 s later), or empty. */
+  readonly lastRotationError: string;
+}
+
+/** Options of {@link CloudScenario.configureRoot}. */
+export interface ConfigureRootOptions {
+  /** The IAM user owning the root key (created if missing; default the account's root user). */
+  readonly userName?: string;
+  readonly region?: string;
+  readonly usernameTemplate?: string;
+}
+
+function view(user: IamUser): IamUserView {
+  return {
+    userName: user.userName,
+    userId: user.userId,
+    arn: user.arn,
+    path: user.path,
+    accessKeyIds: user.accessKeys.map((k) => k.accessKeyId),
+    attachedPolicyArns: [...user.attachedPolicyArns],
+    inlinePolicies: { ...user.inlinePolicies },
+    groups: [...user.groups],
+    tags: { ...user.tags },
+    permissionsBoundaryArn: user.permissionsBoundaryArn,
+    createdAt: user.createdAt,
+  };
+}
+
+function seconds(duration: Duration): number {
+  try {
+    return Math.floor(parseDuration(duration) / 1000);
+  } catch {
+    throw new UsageError(`cloud: not a duration: ${JSON.stringify(duration)}`);
+  }
+}
+
+/**
+ * Controls of one cloud engine mount (default `/cloud`).
+ *
+ * @example
+ * const cloud = new CloudScenario(doubles.secrets);
+ * cloud.configureRoot();                       // root credentials of a simulated IAM user
+ * cloud.createAccessKey(cloud.rootUserName()); // now rotate-root fails: the user has another key
+ */
+export class CloudScenario {
+  /**
+   * @param secrets - the secrets service's scenario controls (`doubles.secrets`).
+   * @param mountPath - the cloud engine's mount path.
+   */
+  constructor(
+    private readonly secrets: MountAccess,
+    readonly mountPath = "cloud",
+  ) {}
+
+  /** The same controls for another mount of the cloud engine. */
+  at(mountPath: string): CloudScenario {
+    return new CloudScenario(this.secrets, mountPath);
+  }
+
+  private update<R>(fn: (ctx: EngineContext<CloudMountState>) => R): R {
+    return this.secrets.updateMount<CloudMountState, R>(this.mountPath, (ctx) => {
+      try {
+        return fn(ctx);
+      } catch (error) {
+        if (error instanceof CloudApiError) throw new UsageError(`cloud: ${error.message}`);
+        throw error;
+      }
+    });
+  }
+
+  private read<R>(fn: (ctx: EngineContext<CloudMountState>) => R): R {
+    return this.secrets.readMount<CloudMountState, R>(this.mountPath, fn);
+  }
+
+  /**
+   * Creates a fresh access key for an IAM user (default: the account's root user, created if
+   * missing) and writes `config/root` with it, as an operator would. A previous root key of the
+   * same user is deleted first.
+   * @returns the root key pair.
+   */
+  configureRoot(options: ConfigureRootOptions = {}): AccessKeyPair {
+    return this.update((ctx) => {
+      const account = ctx.mount.account;
+      const userName = options.userName ?? account.rootUserName;
+      if (account.users[userName] === undefined) createUser(account, { userName, path: "/", permissionsBoundaryArn: "", origin: userName === account.rootUserName ? "root" : "scenario" }, ctx.now, ctx.ids);
+      const previous = ctx.mount.root?.accessKey;
+      if (previous && findKeyOwner(account, previous)?.user.userName === userName) deleteAccessKey(account, userName, previous);
+      const key = createAccessKey(account, userName, ctx.now, ctx.ids);
+      writeRootConfig(ctx, {
+        accessKey: key.accessKeyId,
+        secretKey: key.secretAccessKey,
+        ...(options.region === undefined ? {} : { region: options.region }),
+        ...(options.usernameTemplate === undefined ? {} : { usernameTemplate: options.usernameTemplate }),
+      });
+      return { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey };
+    });
+  }
+
+  /** The name of the IAM user that owns root credentials the account has not seen before. */
+  rootUserName(): string {
+    return this.read((ctx) => ctx.mount.account.rootUserName);
+  }
+
+  /** The IAM user owning the configured root key, if the account knows it. */
+  rootUser(): IamUserView | undefined {
+    return this.read((ctx) => {
+      const key = ctx.mount.root?.accessKey;
+      const owner = key ? findKeyOwner(ctx.mount.account, key) : undefined;
+      return owner ? view(owner.user) : undefined;
+    });
+  }
+
+  /** Sets the simulated account id (12 digits) used in ARNs. */
+  setAccountId(accountId: string): void {
+    if (!/^\d{12}$/.test(accountId)) throw new UsageError(`cloud: an account id has 12 digits, not ${JSON.stringify(accountId)}`);
+    this.update((ctx) => {
+      ctx.mount.account.accountId = accountId;
+    });
+  }
+
+  /**
+   * Gives the simulated server ambient credentials (environment variables, a shared credentials
+   * file, an instance or task role), used when `config/root` has no keys; `null` removes them.
+   */
+  setServerCredentials(source: ServerCredentialSource | null): void {
+    this.update((ctx) => {
+      ctx.mount.account.serverCredentials = source;
+    });
+  }
+
+  /** How long a root key made by `rotate-root` takes to work (provider calls fail meanwhile). */
+  setRootKeyPropagation(delay: Duration): void {
+    const ms = parseDuration(delay);
+    this.update((ctx) => {
+      ctx.mount.account.keyPropagationMs = ms;
+    });
+  }
+
+  /**
+   * Creates an IAM user (for static roles, or to own root keys).
+   * @param options.accessKeys - how many access keys to create (0 to 2), default 0.
+   * @returns the user and its keys' pairs.
+   */
+  createIamUser(userName: string, options: { path?: string; accessKeys?: number } = {}): { user: IamUserView; keys: AccessKeyPair[] } {
+    const count = options.accessKeys ?? 0;
+    return this.update((ctx) => {
+      const user = createUser(ctx.mount.account, { userName, path: options.path ?? "/", permissionsBoundaryArn: "", origin: "scenario" }, ctx.now, ctx.ids);
+      const keys: AccessKeyPair[] = [];
+      for (let i = 0; i < count; i++) {
+        const key = createAccessKey(ctx.mount.account, userName, ctx.now, ctx.ids);
+        keys.push({ accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey });
+      }
+      return { user: view(user), keys };
+    });
+  }
+
+  /**
+   * Adds an access key to an IAM user (a user has at most two).
+   * @param pair - a fixed key pair; default a fresh seeded one.
+   */
+  createAccessKey(userName: string, pair?: AccessKeyPair): AccessKeyPair {
+    return this.update((ctx) => {
+      if (pair === undefined) {
+        const key = createAccessKey(ctx.mount.account, userName, ctx.now, ctx.ids);
+        return { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey };
+      }
+      const user = ctx.mount.account.users[userName];
+      if (user === undefined) throw new UsageError(`cloud: no IAM user ${JSON.stringify(userName)}`);
+      if (user.accessKeys.length >= 2) throw new UsageError(`cloud: IAM user ${JSON.stringify(userName)} already has two access keys`);
+      user.accessKeys.push({ ...pair, createdAt: ctx.now, usableFrom: ctx.now });
+      return pair;
+    });
+  }
+
+  /** Deletes an access key of an IAM user. */
+  deleteAccessKey(userName: string, accessKeyId: string): void {
+    this.update((ctx) => deleteAccessKey(ctx.mount.account, userName, accessKeyId));
+  }
+
+  /** Deletes an IAM user and its keys (e.g. to make a static role's rotation fail). */
+  deleteIamUser(userName: string): void {
+    this.update((ctx) => {
+      if (!deleteUser(ctx.mount.account, userName)) throw new UsageError(`cloud: no IAM user ${JSON.stringify(userName)}`);
+    });
+  }
+
+  /** An IAM user (a copy), or undefined. */
+  iamUser(userName: string): IamUserView | undefined {
+    return this.read((ctx) => {
+      const user = ctx.mount.account.users[userName];
+      return user === undefined ? undefined : view(user);
+    });
+  }
+
+  /** Names of every IAM user in the account, sorted (generated users included). */
+  iamUserNames(): string[] {
+    return this.read((ctx) => Object.keys(ctx.mount.account.users).sort());
+  }
+
+  /** Creates (or replaces) an IAM group whose policies filter STS credentials of roles listing it. */
+  createGroup(name: string, policies: { policyDocuments?: readonly string[]; policyArns?: readonly string[] } = {}): void {
+    for (const document of policies.policyDocuments ?? []) {
+      try {
+        JSON.parse(document);
+      } catch {
+        throw new UsageError(`cloud: group ${JSON.stringify(name)}: a policy document must be JSON`);
+      }
+    }
+    this.update((ctx) => {
+      ctx.mount.account.groups[name] = { name, inlinePolicies: [...(policies.policyDocuments ?? [])], policyArns: [...(policies.policyArns ?? [])] };
+    });
+  }
+
+  /**
+   * Declares an IAM role: its maximum session duration (provider range 1h to 12h) and whether the
+   * engine may assume it. Undeclared role ARNs are assumable for up to 12 hours.
+   */
+  declareRole(roleArn: string, options: { maxSessionDuration?: Duration; assumable?: boolean } = {}): void {
+    const max = options.maxSessionDuration === undefined ? 3600 : seconds(options.maxSessionDuration);
+    if (max < 3600 || max > 43_200) throw new UsageError(`cloud: a role's maximum session duration is 1h to 12h, not ${max}s`);
+    this.update((ctx) => {
+      ctx.mount.account.roles[roleArn] = { arn: roleArn, maxSessionDuration: max, assumable: options.assumable ?? true };
+    });
+  }
+
+  /**
+   * Stores a role as an earlier version of the service did: raw inline policy JSON or an ARN. Reads
+   * upgrade it; data that cannot be understood shows as `invalid_data`.
+   */
+  seedLegacyRole(name: string, raw: string): void {
+    this.update((ctx) => {
+      delete ctx.mount.roles[name];
+      ctx.mount.legacyRoles[name] = raw;
+    });
+  }
+
+  /**
+   * What the simulated provider makes of an access key id now: an IAM user's key, a live STS
+   * session, or undefined (unknown, deleted, expired).
+   */
+  credential(accessKeyId: string): CredentialStatus | undefined {
+    return this.read((ctx) => credentialStatus(ctx.mount.account, accessKeyId, ctx.now));
+  }
+
+  /** A static role's rotation state, or undefined. */
+  staticRole(name: string): StaticRoleView | undefined {
+    return this.read((ctx) => {
+      const role = ctx.mount.staticRoles[name];
+      if (role === undefined) return undefined;
+      return { username: role.username, rotationPeriod: role.rotationPeriod, accessKeyId: role.credential.accessKeyId, rotatesAt: role.credential.rotatesAt, lastRotationError: role.lastRotationError };
+    });
+  }
+
+  /** A fresh, unregistered key pair in the provider's format (for `config/root` bodies). */
+  newKeyPair(): AccessKeyPair {
+    return this.update((ctx) => ({ accessKeyId: longTermAccessKeyId(ctx.ids), secretAccessKey: secretAccessKey(ctx.ids) }));
+  }
+}
+
+/**
+ * The cloud engine's scenario controls of a mount (default `/cloud`).
+ * @example cloudScenario(doubles.secrets).configureRoot()
+ */
+export function cloudScenario(secrets: MountAccess, mountPath = "cloud"): CloudScenario {
+  return new CloudScenario(secrets, mountPath);
+}
+
+/** What {@link installCloudDefaults} set up. */
+export interface CloudDefaults {
+  /** The root access key id (`config/root`). */
+  readonly rootAccessKey: string;
+  /** Role names by credential type. */
+  readonly roles: { readonly iamUser: string; readonly assumedRole: string; readonly federationToken: string };
+}
+
+/**
+ * A ready cloud mount for the dev server or a quick test: root credentials of a simulated IAM user,
+ * and one role per credential type - `deploy` (`iam_user`, AWS `ReadOnlyAccess`), `assume`
+ * (`assumed_role` of `arn:aws:iam::123456789012:role/Deployer`) and `federate`
+ * (`federation_token` limited to S3 reads).
+ * @example installCloudDefaults(doubles.secrets).roles.iamUser // "deploy"
+ */
+export function installCloudDefaults(secrets: MountAccess, mountPath = "cloud"): CloudDefaults {
+  const cloud = new CloudScenario(secrets, mountPath);
+  const root = cloud.configureRoot();
+  secrets.updateMount<CloudMountState, void>(mountPath, (ctx) => {
+    writeRole(ctx, "deploy", { credentialType: "iam_user", policyArns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"] });
+    writeRole(ctx, "assume", { credentialType: "assumed_role", roleArns: [`arn:aws:iam::${ctx.mount.account.accountId}:role/Deployer`] });
+    writeRole(ctx, "federate", {
+      credentialType: "federation_token",
+      policyDocument: '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:Get*","Resource":"*"}]}',
+    });
+  });
+  return { rootAccessKey: root.accessKeyId, roles: { iamUser: "deploy", assumedRole: "assume", federationToken: "federate" } };
+}

@@ -1,0 +1,19 @@
+/**
+ * The cloud-account engine's public surface for tests: scenario controls of a cloud mount (the
+ * simulated cloud account behind it), what they return, and the engine's HTTP face.
+ */
+export {
+  CloudScenario,
+  cloudScenario,
+  installCloudDefaults,
+  type CloudDefaults,
+  type AccessKeyPair,
+  type ConfigureRootOptions,
+  type IamUserView,
+  type MountAccess,
+  type StaticRoleView,
+} from "./cloud-scenario.js";
+export type { CredentialStatus } from "../../../simulator/secrets/cloud/cloud-account.js";
+export type { ServerCredentialSource } from "../../../simulator/secrets/cloud/state.js";
+export { DEFAULT_USERNAME_TEMPLATE, USERNAME_PREFIX } from "../../../simulator/secrets/cloud/username-template.js";
+export { cloudHttp, CLOUD_ROUTES } from "../../../interceptors/secrets/cloud/cloud-http.js";

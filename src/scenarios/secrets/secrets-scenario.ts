@@ -1,0 +1,329 @@
+/**
+ * The secrets service's scenario controls: tokens, policies, mounts, node state (health),
+ * namespaces, the simulated key backends behind managed keys, MFA fixtures, leases, and direct
+ * access to an engine's mount state for the engines' own scenario helpers.
+ *
+ * Spec: secrets.md (fixtures for what the spec leaves "not shown": how tokens are issued, MFA
+ * method records, node state transitions).
+ */
+import { parseDuration, type Duration } from "../../simulator/kernel/duration.js";
+import { UsageError, isDomainError } from "../../simulator/kernel/errors.js";
+import type { OperationContext, ReadContext, Simulator } from "../../simulator/kernel/simulator.js";
+import type { EngineContext, Lease } from "../../simulator/secrets/engine.js";
+import { endLease, engineContext, engineReadContext } from "../../simulator/secrets/engine-runtime.js";
+import { SECRETS_ENGINES, type EngineRegistry } from "../../simulator/secrets/engines.js";
+import { SECRETS } from "../../simulator/secrets/errors.js";
+import { addAuthMount, addIdentityEntity, addIdentityGroup, addMfaMethod } from "../../simulator/secrets/identity.js";
+import { toLease } from "../../simulator/secrets/leases.js";
+import { materialFromPem, generateKey, type KeySpec } from "../../simulator/secrets/managed-key-crypto.js";
+import type { ManagedKeyBackends, ManagedKeyRecord } from "../../simulator/secrets/managed-key-types.js";
+import { mountEngine, normalizeMountPath, setAllowedManagedKeys, unmountEngine } from "../../simulator/secrets/mounts.js";
+import { createNamespace } from "../../simulator/secrets/namespaces.js";
+import { toNodeState, type NodeState, type NodeStateOptions } from "../../simulator/secrets/node-state.js";
+import { parsePolicyRules, type PolicyRule } from "../../simulator/secrets/policies.js";
+import type { SecretsState } from "../../simulator/secrets/state.js";
+import { createToken, type TokenInput } from "../../simulator/secrets/tokens.js";
+
+/** A token fixture as a test uses it. */
+export interface SecretsToken {
+  /** The secret to send in `X-Secrets-Token`. */
+  readonly token: string;
+  readonly accessor: string;
+  readonly policies: readonly string[];
+}
+
+/** Options of {@link SecretsScenario.createToken}. */
+export interface CreateTokenOptions {
+  /** Policy names (create them with {@link SecretsScenario.createPolicy}). */
+  readonly policies?: readonly string[];
+  readonly displayName?: string;
+  /** Lifetime: ms or a duration string (`"1h"`); default: never expires. */
+  readonly ttl?: Duration;
+  /** Namespace path (`"ns1"`); default root. */
+  readonly namespace?: string;
+  /** Leave out the built-in `default` policy. */
+  readonly noDefaultPolicy?: boolean;
+  /** A fixed secret instead of a seeded one. */
+  readonly id?: string;
+}
+
+/** A mount as {@link SecretsScenario.mounts} lists it. */
+export interface MountView {
+  readonly path: string;
+  readonly type: string;
+  readonly description: string;
+  readonly allowedManagedKeys: readonly string[];
+}
+
+/** A key a simulated backend holds (for {@link SecretsScenario.addBackendKey}). */
+export type BackendKeyInput =
+  | { readonly type: "pkcs11"; readonly library: string; readonly slot?: string; readonly tokenLabel?: string; readonly keyId?: string; readonly keyLabel?: string }
+  | { readonly type: "kmsa"; readonly kmsKey: string; readonly region?: string }
+  | { readonly type: "kmsb"; readonly vaultName: string; readonly keyName: string }
+  | { readonly type: "kmsc"; readonly project: string; readonly region: string; readonly keyRing: string; readonly cryptoKey: string; readonly cryptoKeyVersion?: string };
+
+function backendRefOf(input: BackendKeyInput): string {
+  switch (input.type) {
+    case "pkcs11": {
+      if (input.slot === undefined && input.tokenLabel === undefined) throw new UsageError("secrets: a pkcs11 key needs slot or tokenLabel");
+      if (input.keyId === undefined && input.keyLabel === undefined) throw new UsageError("secrets: a pkcs11 key needs keyId or keyLabel");
+      const token = input.slot !== undefined ? `slot=${input.slot}` : `token=${input.tokenLabel ?? ""}`;
+      const key = input.keyId !== undefined ? `id=${input.keyId}` : `label=${input.keyLabel ?? ""}`;
+      return `pkcs11:${input.library}:${token}:${key}`;
+    }
+    case "kmsa":
+      return `kmsa:${input.region ?? "us-east-1"}:${input.kmsKey}`;
+    case "kmsb":
+      return `kmsb:${input.vaultName}:${input.keyName}`;
+    case "kmsc":
+      return `kmsc:${input.project}/${input.region}/${input.keyRing}:${input.cryptoKey}:${input.cryptoKeyVersion ?? "1"}`;
+  }
+}
+
+/**
+ * Scenario controls of the secrets service (`doubles.secrets`).
+ *
+ * @example
+ * const doubles = createDoubles();
+ * doubles.secrets.createPolicy("ssh-user", 'path "ssh/creds/*" { capabilities = ["update"] }');
+ * const { token } = doubles.secrets.createToken({ policies: ["ssh-user"] });
+ */
+export class SecretsScenario {
+  constructor(
+    /** The simulator the service runs in. */
+    readonly sim: Simulator,
+    private readonly engines: EngineRegistry = SECRETS_ENGINES,
+  ) {}
+
+  private update<R>(fn: (ctx: OperationContext<SecretsState>) => R): R {
+    try {
+      return this.sim.update<SecretsState, R>(SECRETS, fn);
+    } catch (error) {
+      if (isDomainError(error)) throw new UsageError(`secrets: ${error.detail || error.message}`);
+      throw error;
+    }
+  }
+
+  private read<R>(fn: (ctx: ReadContext<SecretsState>) => R): R {
+    return this.sim.read<SecretsState, R>(SECRETS, fn);
+  }
+
+  /** The root token's secret (may do everything). */
+  get rootToken(): string {
+    return this.read((ctx) => ctx.state.rootToken);
+  }
+
+  /**
+   * Creates a token.
+   * @example const { token } = doubles.secrets.createToken({ policies: ["reader"], ttl: "1h" });
+   * @throws {UsageError} for a bad ttl or an `id` already in use.
+   */
+  createToken(options: CreateTokenOptions = {}): SecretsToken {
+    const input: TokenInput = {
+      ...(options.policies ? { policies: options.policies } : {}),
+      ...(options.displayName !== undefined ? { displayName: options.displayName } : {}),
+      ...(options.ttl !== undefined ? { ttlMs: toMs(options.ttl) } : {}),
+      ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
+      ...(options.noDefaultPolicy ? { noDefaultPolicy: true } : {}),
+      ...(options.id !== undefined ? { id: options.id } : {}),
+    };
+    const record = this.update((ctx) => createToken(ctx, input));
+    return { token: record.id, accessor: record.accessor, policies: record.policies };
+  }
+
+  /** Forgets a token (requests with it get 403). */
+  revokeToken(token: string): void {
+    this.update((ctx) => {
+      delete ctx.state.tokens[token];
+    });
+  }
+
+  /**
+   * Creates or replaces a policy: HCL text (`path "ssh/*" { capabilities = ["read"] }`), a map
+   * of path to capabilities, or a rule list. Paths may end in `*` and use `+` for one segment.
+   * @throws {UsageError} for an unknown capability or unreadable text.
+   */
+  createPolicy(name: string, rules: string | Readonly<Record<string, readonly string[]>> | readonly PolicyRule[]): void {
+    if (name === "root") throw new UsageError('secrets: the "root" policy is built in');
+    const parsed = parsePolicyRules(rules);
+    this.update((ctx) => {
+      ctx.state.policies[name] = { name, rules: parsed };
+    });
+  }
+
+  /** Deletes a policy (tokens naming it lose what it granted). */
+  deletePolicy(name: string): void {
+    this.update((ctx) => {
+      delete ctx.state.policies[name];
+    });
+  }
+
+  /**
+   * Mounts an engine at `path` (`"ssh-prod"`, `"team-a/cloud"`).
+   * @throws {UsageError} for an unknown type, a reserved path or a path in use.
+   */
+  mount(path: string, type: string, options: { description?: string; allowedManagedKeys?: readonly string[] } = {}): MountView {
+    const record = this.update((ctx) => mountEngine(ctx, this.engines, { path, type, ...options }));
+    return viewOfMount(record);
+  }
+
+  /** Unmounts (its leases are revoked). */
+  unmount(path: string): void {
+    this.update((ctx) => unmountEngine(ctx, this.engines, path));
+  }
+
+  /** Sets a mount's `allowed_managed_keys`. */
+  setAllowedManagedKeys(path: string, keys: readonly string[]): void {
+    this.update((ctx) => setAllowedManagedKeys(ctx, path, keys));
+  }
+
+  /** Every mount, sorted by path. */
+  mounts(): MountView[] {
+    return this.read((ctx) => Object.values(ctx.state.mounts).map(viewOfMount).sort((a, b) => a.path.localeCompare(b.path)));
+  }
+
+  /**
+   * Sets the node's state (health codes; sealed and uninitialized nodes answer 503 elsewhere, DR
+   * secondaries 400).
+   * @param state - `active`, `standby`, `performance-standby`, `dr-secondary-active`,
+   *   `dr-secondary-standby`, `not-initialized` or `sealed`.
+   * @example doubles.secrets.setNodeState("sealed");
+   */
+  setNodeState(state: NodeState, options: NodeStateOptions = {}): void {
+    const checked = toNodeState(state);
+    this.update((ctx) => {
+      const node = ctx.state.node;
+      node.state = checked;
+      if (options.unstable !== undefined) node.unstable = options.unstable;
+      if (options.version !== undefined) node.version = options.version;
+      if (options.clusterName !== undefined) node.clusterName = options.clusterName;
+      if (options.replicationPerformanceMode !== undefined) node.replicationPerformanceMode = options.replicationPerformanceMode;
+      if (options.license !== undefined) node.license = options.license === null ? null : { ...options.license };
+    });
+  }
+
+  /** The node's state. */
+  get nodeState(): NodeState {
+    return this.read((ctx) => ctx.state.node.state);
+  }
+
+  /** Creates a namespace (and its parents): `"ns1"` or `"ns1/ns2"`. Returns its id. */
+  createNamespace(path: string): string {
+    return this.update((ctx) => createNamespace(ctx, path)).id;
+  }
+
+  /**
+   * Puts a key into a simulated backend (an HSM slot, a cloud key): from a PEM private key, or
+   * generated from the seed. Managed keys pointing there use it for test-sign.
+   * @example doubles.secrets.addBackendKey({ type: "kmsa", kmsKey: "alias/signing" }, { algorithm: "ec", curve: "P256" });
+   */
+  addBackendKey(where: BackendKeyInput, key: KeySpec | { readonly pem: string }): void {
+    const ref = backendRefOf(where);
+    this.update((ctx) => {
+      const material = "pem" in key ? materialFromPem(key.pem) : generateKey(ctx.ids.bytes(32), key);
+      ctx.state.backends.keys[ref] = { ref, material, createdAt: ctx.now, origin: "fixture" };
+    });
+  }
+
+  /** Whether a backend holds a key there (e.g. after a test-sign generated it). */
+  hasBackendKey(where: BackendKeyInput): boolean {
+    const ref = backendRefOf(where);
+    return this.read((ctx) => ctx.state.backends.keys[ref] !== undefined);
+  }
+
+  /** Creates a `kmsc` key ring (they must exist before a managed key uses them). */
+  addKeyRing(project: string, region: string, keyRing: string): void {
+    this.update((ctx) => {
+      const ref = `${project}/${region}/${keyRing}`;
+      if (!ctx.state.backends.keyRings.includes(ref)) ctx.state.backends.keyRings.push(ref);
+    });
+  }
+
+  /** Adds a `pkcs11` library stanza to the server configuration (`hsm` exists by default). */
+  addPkcs11Library(name: string): void {
+    this.update((ctx) => {
+      if (!ctx.state.backends.pkcs11Libraries.includes(name)) ctx.state.backends.pkcs11Libraries.push(name);
+    });
+  }
+
+  /** Sets what the server environment provides when managed-key requests leave credentials out. */
+  setServerEnvironment(environment: ManagedKeyBackends["environment"]): void {
+    this.update((ctx) => {
+      ctx.state.backends.environment = { ...environment };
+    });
+  }
+
+  /** A managed key as stored (secrets included), for assertions. */
+  managedKey(name: string): ManagedKeyRecord | undefined {
+    return this.read((ctx) => structuredClone(ctx.state.managedKeys[name]));
+  }
+
+  /** Adds an MFA method (`totp`, `duo`, `okta`, `pingid`); returns its id (a seeded UUID). */
+  addMfaMethod(type: string, options: { name?: string; namespace?: string; id?: string } = {}): string {
+    return this.update((ctx) => addMfaMethod(ctx, { type, ...options })).id;
+  }
+
+  /** Adds an auth method mount; returns its accessor (`auth_<type>_<8 hex>`). */
+  addAuthMount(type: string, options: { path?: string; namespace?: string; accessor?: string } = {}): string {
+    return this.update((ctx) => addAuthMount(ctx, { type, ...options })).accessor;
+  }
+
+  /** Adds an identity group; returns its id. */
+  addIdentityGroup(name: string, options: { namespace?: string; id?: string } = {}): string {
+    return this.update((ctx) => addIdentityGroup(ctx, { name, ...options })).id;
+  }
+
+  /** Adds an identity entity; returns its id. */
+  addIdentityEntity(name: string, options: { namespace?: string; id?: string } = {}): string {
+    return this.update((ctx) => addIdentityEntity(ctx, { name, ...options })).id;
+  }
+
+  /** Live leases (optionally of one mount), oldest first. */
+  leases(mountPath?: string): Lease[] {
+    const mount = mountPath === undefined ? undefined : normalizeMountPath(mountPath);
+    return this.read((ctx) =>
+      Object.values(ctx.state.leases)
+        .filter((lease) => mount === undefined || lease.mount === mount)
+        .sort((a, b) => a.issuedAt - b.issuedAt || a.id.localeCompare(b.id))
+        .map(toLease),
+    );
+  }
+
+  /** Ends a lease now (what dies with it is gone). Returns whether it existed. */
+  revokeLease(leaseId: string): boolean {
+    return this.update((ctx) => endLease(ctx, this.engines, leaseId));
+  }
+
+  /**
+   * Runs a change on an engine's mount state, transactional like a request (for the engines'
+   * scenario helpers, e.g. creating SSH roles).
+   * @throws {UsageError} when nothing is mounted at `mountPath`, or the change fails.
+   */
+  updateMount<M, R>(mountPath: string, fn: (ctx: EngineContext<M>) => R): R {
+    const path = normalizeMountPath(mountPath);
+    return this.update((ctx) => fn(engineContext<M>(ctx, this.engines, path, undefined)));
+  }
+
+  /** Reads an engine's mount state. */
+  readMount<M, R>(mountPath: string, fn: (ctx: EngineContext<M>) => R): R {
+    const path = normalizeMountPath(mountPath);
+    try {
+      return this.read((ctx) => fn(engineReadContext<M>(ctx, path, undefined)));
+    } catch (error) {
+      if (isDomainError(error)) throw new UsageError(`secrets: nothing is mounted at "${path}"`);
+      throw error;
+    }
+  }
+}
+
+function viewOfMount(record: { path: string; type: string; description: string; allowedManagedKeys: readonly string[] }): MountView {
+  return { path: record.path, type: record.type, description: record.description, allowedManagedKeys: [...record.allowedManagedKeys] };
+}
+
+function toMs(duration: Duration): number {
+  try {
+    return parseDuration(duration);
+  } catch {
+    throw new UsageError(`secrets: not a duration: ${JSON.stringify(duration)}`);
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Who is calling and what they may do: the presented secret resolves to a token (or the anonymous
+ * token when none is presented), the request's namespace is selected in the spec's five steps, and
+ * `acl:read` / `acl:write` come from the `acl = "..."` rules of the token's policies (directly, via
+ * its roles, and via its namespace's defaults).
+ *
+ * Spec: access-control.md "Authentication", "Namespace selection (enterprise)".
+ */
+import { aclError, aclNotFound, malformed } from "./errors.js";
+import {
+  ANONYMOUS_ACCESSOR_ID,
+  DEFAULT_NAMESPACE,
+  type AccessControlState,
+  type PolicyRecord,
+  type TokenRecord,
+} from "./state.js";
+
+/**
+ * What a request brings besides its body: the presented secret and the namespace hints.
+ * Built by the HTTP layer from `X-Acl-Token` / `token` / `Authorization: Bearer`, `ns` and
+ * `X-Acl-Namespace`; scenarios build it directly.
+ */
+export interface RequestScope {
+  /** The secret presented, if any (`undefined` or empty: the anonymous token is used). */
+  readonly secret?: string | undefined;
+  /** The `ns` query parameter, if present (enterprise; `*` lists every namespace). */
+  readonly namespaceParam?: string | undefined;
+  /** The `X-Acl-Namespace` header, if present (enterprise). */
+  readonly namespaceHeader?: string | undefined;
+}
+
+/** An ACL permission level on the `acl` resource. */
+export type AclAccess = "none" | "read" | "write";
+
+/** Whether `token` is expired at `now` (usable exactly while `now < ExpirationTime`). */
+export function isExpired(token: TokenRecord, now: number): boolean {
+  return token.expirationTime !== null && now >= token.expirationTime;
+}
+
+/** The live (not expired) token with this AccessorID, if any. */
+export function liveTokenByAccessor(state: AccessControlState, accessorId: string, now: number): TokenRecord | undefined {
+  const token = state.tokens[accessorId];
+  return token && !isExpired(token, now) ? token : undefined;
+}
+
+/** The live token with this SecretID, if any. */
+export function liveTokenBySecret(state: AccessControlState, secretId: string, now: number): TokenRecord | undefined {
+  const accessorId = state.secrets[secretId];
+  return accessorId === undefined ? undefined : liveTokenByAccessor(state, accessorId, now);
+}
+
+/**
+ * The token a request acts as: the token whose SecretID was presented, or the anonymous token
+ * when none was.
+ * @throws {DomainError} `unauthenticated` (`ACL not found`) for an unknown or expired secret.
+ */
+export function resolveCaller(state: AccessControlState, now: number, scope: RequestScope, operation: string): TokenRecord {
+  if (scope.secret === undefined || scope.secret === "") {
+    const anonymous = state.tokens[ANONYMOUS_ACCESSOR_ID];
+    if (anonymous) return anonymous;
+    throw aclNotFound(operation);
+  }
+  const token = liveTokenBySecret(state, scope.secret, now);
+  if (!token) throw aclNotFound(operation);
+  return token;
+}
+
+/**
+ * Refuses the `ns` query parameter when namespaces are off (the non-enterprise service answers
+ * 400). Runs before anything else, like the real service's request parsing.
+ * @throws {DomainError} `malformed`.
+ */
+export function checkNamespaceParameter(state: AccessControlState, scope: RequestScope, operation: string): void {
+  if (!state.settings.namespaces && scope.namespaceParam !== undefined && scope.namespaceParam !== "") {
+    throw malformed(operation, 'Invalid query parameter: "ns" - Namespaces are an enterprise feature');
+  }
+}
+
+/**
+ * The spec's namespace selection, first match wins: the body's `Namespace` (create and update),
+ * the `ns` query parameter, the `X-Acl-Namespace` header, the namespace of the request's own
+ * token, then `default`. Without the enterprise option every request is in `default`.
+ * @returns a namespace name; `*` (from `ns=*`) means every namespace to list endpoints and names
+ * no existing namespace elsewhere.
+ */
+export function selectNamespace(
+  state: AccessControlState,
+  scope: RequestScope,
+  caller: TokenRecord | undefined,
+  bodyNamespace?: string,
+): string {
+  if (!state.settings.namespaces) return DEFAULT_NAMESPACE;
+  const candidates = [bodyNamespace, scope.namespaceParam, scope.namespaceHeader, caller?.namespace];
+  return candidates.find((c): c is string => c !== undefined && c !== "") ?? DEFAULT_NAMESPACE;
+}
+
+/**
+ * Refuses a write into a namespace that does not exist.
+ * @throws {DomainError} `invalid`.
+ */
+export function requireNamespace(state: AccessControlState, namespace: string, operation: string): void {
+  if (!state.namespaces[namespace]) {
+    throw aclError("invalid", operation, `Namespace "${namespace}" does not exist`);
+  }
+}
+
+const ACL_RULE = /^\s*acl\s*=\s*"(read|write|deny|list)"\s*$/m;
+
+/** The `acl = "..."` level a policy's rules grant, if they say. */
+export function policyAclRule(policy: PolicyRecord): "read" | "write" | "deny" | undefined {
+  const match = ACL_RULE.exec(policy.rules);
+  if (!match) return undefined;
+  const level = match[1];
+  if (level === "list") return "read";
+  return level as "read" | "write" | "deny";
+}
+
+/** Every policy that applies to `token` in `namespace`: linked, via roles, via namespace defaults. */
+export function effectivePolicies(state: AccessControlState, token: TokenRecord, namespace: string): PolicyRecord[] {
+  const roleIds = [...token.roles];
+  const policyIds = [...token.policies];
+  const defaults = state.settings.namespaces ? state.namespaces[token.namespace] : undefined;
+  if (defaults) {
+    roleIds.push(...defaults.defaultRoles);
+    policyIds.push(...defaults.defaultPolicies);
+  }
+  for (const roleId of roleIds) policyIds.push(...(state.roles[roleId]?.policies ?? []));
+  const seen = new Set<string>();
+  const out: PolicyRecord[] = [];
+  for (const id of policyIds) {
+    const policy = state.policies[id];
+    if (!policy || seen.has(id)) continue;
+    seen.add(id);
+    if (policy.namespace === DEFAULT_NAMESPACE || policy.namespace === namespace) out.push(policy);
+  }
+  return out;
+}
+
+/**
+ * What `token` may do on the `acl` resource in `namespace`: `deny` anywhere wins, then the highest
+ * of `write` and `read`; with no rule at all, the service's default policy decides. With
+ * namespaces, a token outside the `default` namespace has no rights in other namespaces.
+ */
+export function aclAccess(state: AccessControlState, token: TokenRecord, namespace: string): AclAccess {
+  if (state.settings.namespaces && token.namespace !== DEFAULT_NAMESPACE && token.namespace !== namespace) return "none";
+  let best: AclAccess | undefined;
+  for (const policy of effectivePolicies(state, token, namespace)) {
+    const rule = policyAclRule(policy);
+    if (rule === "deny") return "none";
+    if (rule === "write") best = "write";
+    else if (rule === "read" && best !== "write") best = "read";
+  }
+  if (best !== undefined) return best;
+  return state.settings.defaultPolicy === "allow" ? "write" : "none";
+}
+
+/** Whether `token` holds at least `need` on the `acl` resource in `namespace`. */
+export function hasAcl(state: AccessControlState, token: TokenRecord, namespace: string, need: "read" | "write"): boolean {
+  const access = aclAccess(state, token, namespace);
+  return need === "read" ? access !== "none" : access === "write";
+}
+
+/**
+ * Refuses a caller without `acl:<need>` in `namespace`.
+ * @throws {DomainError} `forbidden` with the real service's wording (`Permission denied: token with
+ * AccessorID '<id>' lacks permission 'acl:write'`).
+ */
+export function requireAcl(
+  state: AccessControlState,
+  token: TokenRecord,
+  namespace: string,
+  need: "read" | "write",
+  operation: string,
+): void {
+  if (hasAcl(state, token, namespace, need)) return;
+  const message =
+    token.accessorId === ANONYMOUS_ACCESSOR_ID
+      ? `Permission denied: anonymous token lacks permission 'acl:${need}'. The anonymous token is used implicitly when a request does not specify a token.`
+      : `Permission denied: token with AccessorID '${token.accessorId}' lacks permission 'acl:${need}'`;
+  throw aclError("forbidden", operation, message);
+}

@@ -1,0 +1,112 @@
+/**
+ * The access-control service's simulator definition: its initial state (the built-in
+ * `global-management` policy, the anonymous token and the bootstrap token) and its timed moves
+ * (token expiry).
+ *
+ * Spec: access-control.md "Token" (built-in tokens), "States and transitions".
+ */
+import type { IdSource } from "../kernel/ids.js";
+import type { ServiceDefinition } from "../kernel/simulator.js";
+import { contentHash } from "./hash.js";
+import { isReservedId } from "./names.js";
+import {
+  ACCESS_CONTROL,
+  ANONYMOUS_ACCESSOR_ID,
+  ANONYMOUS_SECRET_ID,
+  DEFAULT_NAMESPACE,
+  GLOBAL_MANAGEMENT_POLICY_ID,
+  GLOBAL_MANAGEMENT_RULES,
+  defaultSettings,
+  type AccessControlSettings,
+  type AccessControlState,
+  type PolicyRecord,
+  type TokenRecord,
+} from "./state.js";
+import { TOKEN_EXPIRE_MOVE, expireToken, tokenHash } from "./tokens.js";
+
+function seededUuid(ids: IdSource): string {
+  for (;;) {
+    const id = ids.uuid();
+    if (!isReservedId(id)) return id;
+  }
+}
+
+function builtinToken(fields: Pick<TokenRecord, "accessorId" | "secretId" | "description" | "policies">, now: number, index: number): TokenRecord {
+  const base: Omit<TokenRecord, "hash"> = {
+    ...fields,
+    roles: [],
+    serviceIdentities: [],
+    nodeIdentities: [],
+    local: false,
+    authMethod: "",
+    authMethodNamespace: "",
+    expirationTime: null,
+    namespace: DEFAULT_NAMESPACE,
+    createTime: now,
+    createIndex: index,
+    modifyIndex: index,
+  };
+  return { ...base, hash: tokenHash(base) };
+}
+
+/**
+ * The initial state: settings, the `default` namespace, the `global-management` policy (index 1),
+ * the anonymous token (index 2) and the bootstrap token linked to `global-management` (index 3),
+ * whose ids come from the seeded id source.
+ */
+export function initialAccessControlState(ctx: { readonly now: number; readonly ids: IdSource }, settings: Partial<AccessControlSettings> = {}): AccessControlState {
+  const policyBase = {
+    id: GLOBAL_MANAGEMENT_POLICY_ID,
+    name: "global-management",
+    description: "Builtin Policy that grants unlimited access",
+    rules: GLOBAL_MANAGEMENT_RULES,
+    datacenters: [],
+    namespace: DEFAULT_NAMESPACE,
+    createIndex: 1,
+    modifyIndex: 1,
+  };
+  const policy: PolicyRecord = { ...policyBase, hash: contentHash({ name: policyBase.name, rules: policyBase.rules }) };
+  const anonymous = builtinToken(
+    { accessorId: ANONYMOUS_ACCESSOR_ID, secretId: ANONYMOUS_SECRET_ID, description: "Anonymous Token", policies: [] },
+    ctx.now,
+    2,
+  );
+  const bootstrap = builtinToken(
+    {
+      accessorId: seededUuid(ctx.ids),
+      secretId: seededUuid(ctx.ids),
+      description: "Bootstrap Token (Global Management)",
+      policies: [GLOBAL_MANAGEMENT_POLICY_ID],
+    },
+    ctx.now,
+    3,
+  );
+  return {
+    settings: { ...defaultSettings(), ...settings },
+    index: 3,
+    tokens: { [anonymous.accessorId]: anonymous, [bootstrap.accessorId]: bootstrap },
+    secrets: { [anonymous.secretId]: anonymous.accessorId, [bootstrap.secretId]: bootstrap.accessorId },
+    policies: { [policy.id]: policy },
+    roles: {},
+    authMethods: {},
+    bindingRules: {},
+    namespaces: { [DEFAULT_NAMESPACE]: { name: DEFAULT_NAMESPACE, description: "Builtin Default Namespace", defaultPolicies: [], defaultRoles: [] } },
+    expiryMoves: {},
+    bootstrap: { accessorId: bootstrap.accessorId, secretId: bootstrap.secretId },
+  };
+}
+
+/**
+ * Builds the access-control service definition.
+ * @param settings - initial settings (e.g. `{ namespaces: true }` for the enterprise edition).
+ * @example new Simulator({ services: [accessControlDefinition({ namespaces: true })] })
+ */
+export function accessControlDefinition(settings: Partial<AccessControlSettings> = {}): ServiceDefinition<AccessControlState> {
+  return {
+    name: ACCESS_CONTROL,
+    initialState: (ctx) => initialAccessControlState(ctx, settings),
+    moves: {
+      [TOKEN_EXPIRE_MOVE]: (ctx, payload) => expireToken(ctx, String(payload)),
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * Authentication and permissions (spec: run-orchestration.md, "Authentication").
+ *
+ * A bearer token is a user token, a team token or an organization token. Users and teams hold a
+ * permission level per workspace (`read` < `plan` < `write` < `admin`) or on every workspace of an
+ * organization; a user also gets the levels of the teams they belong to. Organization tokens may see
+ * every workspace of their organization but may not create configuration versions or runs, nor
+ * apply, discard, cancel, force-cancel or force-execute. Site administrators alone may use the
+ * engine versions admin API. Refusals are `not_found` (404: the service hides existence).
+ */
+import { PERMISSION_LEVELS, type PermissionLevel, type RunsState, type TokenKind, type Workspace } from "./state.js";
+import { notFound, unauthenticated } from "./errors.js";
+
+/** Who is calling, resolved from the bearer token. */
+export interface Caller {
+  readonly tokenId: string;
+  readonly tokenKind: TokenKind;
+  /** The acting user: the token's user, or the service account of a team; null for organization tokens. */
+  readonly userId: string | null;
+  readonly teamId: string | null;
+  /** The organization of an organization token. */
+  readonly organization: string | null;
+  readonly siteAdmin: boolean;
+}
+
+/** What an operation needs on a workspace (spec: Authentication, "Permissions"). */
+export type Capability = "read-runs" | "queue-plans" | "apply-runs" | "admin";
+
+const CAPABILITY_LEVEL: Readonly<Record<Capability, PermissionLevel>> = Object.freeze({
+  "read-runs": "read",
+  "queue-plans": "plan",
+  "apply-runs": "write",
+  admin: "admin",
+});
+
+/**
+ * Resolves a bearer token.
+ * @param secret - the value after `Bearer `, or undefined when the header is missing.
+ * @throws {DomainError} `unauthenticated` (401) for a missing or unknown token.
+ */
+export function authenticate(state: RunsState, secret: string | undefined, operation: string): Caller {
+  const token = secret === undefined || secret === "" ? undefined : state.tokens[secret];
+  if (token === undefined) throw unauthenticated(operation);
+  switch (token.kind) {
+    case "user": {
+      const user = state.users[token.owner];
+      if (user === undefined) throw unauthenticated(operation);
+      return { tokenId: token.id, tokenKind: "user", userId: user.id, teamId: null, organization: null, siteAdmin: user.siteAdmin };
+    }
+    case "team": {
+      const team = state.teams[token.owner];
+      if (team === undefined) throw unauthenticated(operation);
+      return {
+        tokenId: token.id,
+        tokenKind: "team",
+        userId: team.serviceAccountUserId,
+        teamId: team.id,
+        organization: team.organization,
+        siteAdmin: false,
+      };
+    }
+    case "organization": {
+      if (state.organizations[token.owner] === undefined) throw unauthenticated(operation);
+      return { tokenId: token.id, tokenKind: "organization", userId: null, teamId: null, organization: token.owner, siteAdmin: false };
+    }
+  }
+}
+
+/** The caller's permission level on `workspace`, or null when it may not even see it. */
+export function permissionLevel(state: RunsState, caller: Caller, workspace: Workspace): PermissionLevel | null {
+  const levels: PermissionLevel[] = [];
+  const org = workspace.organization;
+  if (caller.tokenKind === "organization") return caller.organization === org ? "admin" : null;
+  if (caller.tokenKind === "team") {
+    const team = caller.teamId === null ? undefined : state.teams[caller.teamId];
+    if (team === undefined || team.organization !== org) return null;
+    addTeam(levels, team.id, team.organizationAccess, workspace);
+    return highest(levels);
+  }
+  const user = caller.userId === null ? undefined : state.users[caller.userId];
+  if (user === undefined) return null;
+  const orgLevel = user.organizationAccess[org];
+  if (orgLevel !== undefined) levels.push(orgLevel);
+  const direct = workspace.permissions[user.id];
+  if (direct !== undefined) levels.push(direct);
+  for (const team of Object.values(state.teams)) {
+    if (team.organization === org && team.members.includes(user.id)) addTeam(levels, team.id, team.organizationAccess, workspace);
+  }
+  return highest(levels);
+}
+
+function addTeam(levels: PermissionLevel[], teamId: string, orgAccess: PermissionLevel | null, workspace: Workspace): void {
+  if (orgAccess !== null) levels.push(orgAccess);
+  const grant = workspace.permissions[teamId];
+  if (grant !== undefined) levels.push(grant);
+}
+
+function highest(levels: readonly PermissionLevel[]): PermissionLevel | null {
+  let best = -1;
+  for (const level of levels) best = Math.max(best, PERMISSION_LEVELS.indexOf(level));
+  return best < 0 ? null : (PERMISSION_LEVELS[best] ?? null);
+}
+
+/** Whether a level includes a capability. */
+export function levelAllows(level: PermissionLevel | null, capability: Capability): boolean {
+  if (level === null) return false;
+  return PERMISSION_LEVELS.indexOf(level) >= PERMISSION_LEVELS.indexOf(CAPABILITY_LEVEL[capability]);
+}
+
+/** Whether the caller holds `capability` on `workspace` (organization tokens: see {@link requireCapability}). */
+export function can(state: RunsState, caller: Caller, workspace: Workspace, capability: Capability): boolean {
+  if (caller.tokenKind === "organization" && capability !== "read-runs") return false;
+  return levelAllows(permissionLevel(state, caller, workspace), capability);
+}
+
+/**
+ * Requires a capability on a workspace.
+ * @param options.organizationTokens - `"refused"` for the operations organization tokens may not
+ *   call (create configuration version, create run and the five run actions); `"allowed"` lets an
+ *   organization token through on its own organization's workspaces.
+ * @throws {DomainError} `not_found` (404) when the caller may not see the workspace or lacks the capability.
+ */
+export function requireCapability(
+  state: RunsState,
+  caller: Caller,
+  workspace: Workspace,
+  capability: Capability,
+  operation: string,
+  resource: string,
+  options: { organizationTokens: "refused" | "allowed" },
+): void {
+  if (caller.tokenKind === "organization") {
+    if (options.organizationTokens === "refused" || caller.organization !== workspace.organization) throw notFound(operation, resource);
+    return;
+  }
+  if (!levelAllows(permissionLevel(state, caller, workspace), capability)) throw notFound(operation, resource);
+}
+
+/**
+ * Requires a site administrator (engine versions admin API).
+ * @throws {DomainError} `not_found` (404) for every other caller.
+ */
+export function requireSiteAdmin(caller: Caller, operation: string): void {
+  if (!caller.siteAdmin) throw notFound(operation);
+}

@@ -1,0 +1,77 @@
+/**
+ * The run orchestration service's simulator definition: its initial state (no organizations yet,
+ * five official engine versions, default settings) and the handlers of its timed moves.
+ */
+import type { IdSource } from "../kernel/ids.js";
+import type { ServiceDefinition } from "../kernel/simulator.js";
+import { VCS_FETCH_MOVE, vcsFetchMove } from "./configuration-versions.js";
+import { DEFAULT_OUTCOME } from "./outcomes.js";
+import { RUN_STEP_MOVE, runStepMove } from "./progression.js";
+import { RUNS } from "./errors.js";
+import type { EngineVersion, RunsState } from "./state.js";
+
+/** Engine versions every simulator starts with (official, enabled). */
+export const SEEDED_ENGINE_VERSIONS: readonly string[] = Object.freeze(["1.5.7", "1.6.6", "1.7.5", "1.8.5", "1.9.8"]);
+
+/** The default force-cancel cool-off: 10 s (FIDELITY.md; a known clone uses 10 s). */
+export const DEFAULT_COOL_OFF_MS = 10_000;
+
+/** How long a download URL stays valid: 5 minutes. */
+export const DEFAULT_DOWNLOAD_LINK_TTL_MS = 300_000;
+
+/** A fresh state at simulator time `now`. */
+export function initialRunsState(now: number, ids: IdSource): RunsState {
+  const engineVersions: Record<string, EngineVersion> = {};
+  SEEDED_ENGINE_VERSIONS.forEach((version, index) => {
+    const id = ids.prefixed("tool-");
+    engineVersions[id] = {
+      id,
+      seq: index + 1,
+      version,
+      url: `https://releases.engine.example/engine/${version}/engine_${version}_linux_amd64.zip`,
+      sha: ids.hex(64),
+      deprecated: false,
+      deprecatedReason: null,
+      official: true,
+      enabled: true,
+      beta: false,
+      createdAt: now,
+    };
+  });
+  return {
+    seq: SEEDED_ENGINE_VERSIONS.length,
+    settings: {
+      coolOffMs: DEFAULT_COOL_OFF_MS,
+      downloadLinkTtlMs: DEFAULT_DOWNLOAD_LINK_TTL_MS,
+      outcome: { ...DEFAULT_OUTCOME, durations: { ...DEFAULT_OUTCOME.durations } },
+      uploadOutcome: "succeeds",
+    },
+    organizations: {},
+    workspaces: {},
+    users: {},
+    teams: {},
+    tokens: {},
+    configurationVersions: {},
+    ingressAttributes: {},
+    runs: {},
+    plans: {},
+    applies: {},
+    costEstimates: {},
+    policyChecks: {},
+    engineVersions,
+    downloadLinks: {},
+  };
+}
+
+/**
+ * The run orchestration service for the {@link Simulator}.
+ * @example const sim = new Simulator({ services: [runsDefinition] });
+ */
+export const runsDefinition: ServiceDefinition<RunsState> = {
+  name: RUNS,
+  initialState: ({ now, ids }) => initialRunsState(now, ids),
+  moves: {
+    [RUN_STEP_MOVE]: runStepMove,
+    [VCS_FETCH_MOVE]: vcsFetchMove,
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * Domain errors of the run orchestration service (FIDELITY.md "Run orchestration"). The
+ * interceptor renders them as JSON:API error documents in one place (`interceptors/runs/errors.ts`):
+ * `unauthenticated` -> 401, `not_found` and `forbidden` -> 404 (the service hides existence),
+ * `conflict` -> 409 `transition not allowed`, `invalid` -> 422 `invalid attribute` with
+ * `source.pointer`, and an explicit `status` where the spec departs (403 on force-execute).
+ */
+import { DomainError } from "../kernel/errors.js";
+
+/** The simulator service name of the run orchestration service. */
+export const RUNS = "runs";
+
+/**
+ * 404 `not found`: the resource does not exist, or the caller may not see or do it.
+ * @example throw notFound("show run", "run-abc");
+ */
+export function notFound(operation: string, resource?: string): DomainError {
+  return new DomainError({ code: "not_found", service: RUNS, operation, message: "not found", ...(resource ? { resource } : {}) });
+}
+
+/** 401 `unauthorized`: a missing or unknown bearer token. */
+export function unauthenticated(operation: string): DomainError {
+  return new DomainError({ code: "unauthenticated", service: RUNS, operation, message: "unauthorized" });
+}
+
+/**
+ * 409 `transition not allowed`, with `message` as the detail.
+ * @example throw conflict("apply run", "run-abc", "planning", "Run was not paused for confirmation; apply not allowed");
+ */
+export function conflict(operation: string, resource: string, state: string, message: string): DomainError {
+  return new DomainError({ code: "conflict", service: RUNS, operation, resource, state, message });
+}
+
+/**
+ * 422 `invalid attribute`, with `message` as the detail and `pointer` as `source.pointer`.
+ * @example throw invalidAttribute("create run", "/data/attributes/is-destroy", "is-destroy and refresh-only are mutually exclusive");
+ */
+export function invalidAttribute(operation: string, pointer: string, message: string): DomainError {
+  return new DomainError({ code: "invalid", service: RUNS, operation, pointer, message });
+}
+
+/** 403 `forbidden`, where the spec answers 403 (force-execute preconditions). */
+export function forbidden(operation: string, resource: string, state: string, message: string): DomainError {
+  return new DomainError({ code: "forbidden", service: RUNS, operation, resource, state, message, status: 403, title: "forbidden" });
+}

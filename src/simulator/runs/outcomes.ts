@@ -1,0 +1,130 @@
+/**
+ * Run outcomes and progression: what a run's phases will produce (changes or not, plan errors,
+ * cost estimation, policy results, apply errors, run tasks, whether the process obeys a cancel) and
+ * how fast it gets there (`timed` on the simulator clock with per-phase durations, `manual` one
+ * step at a time, or `immediate`).
+ *
+ * Outcomes are set per simulator, per workspace, for the next runs of a workspace, or per run;
+ * a run resolves its outcome when it is created (run < next-run < workspace < simulator).
+ */
+import type { ProgressionMode, ResourceCounts } from "./state.js";
+
+/** Phases with a duration (ms) in `timed` progression. */
+export interface PhaseDurations {
+  /** A pending run that may start waits this long before fetching (default 1 s). */
+  readonly queue: number;
+  /** `fetching` (default 2 s). */
+  readonly fetch: number;
+  /** Each short hand-off state (`fetching_completed`, `queuing`, `planned`, `cost_estimated`, `confirmed`, ...) when the run moves on (default 1 s). */
+  readonly handoff: number;
+  /** `pre_plan_running` (default 5 s). */
+  readonly prePlanTasks: number;
+  /** `plan_queued` (default 2 s). */
+  readonly planQueue: number;
+  /** `planning` (default 30 s). */
+  readonly plan: number;
+  /** `post_plan_running` (default 5 s). */
+  readonly postPlanTasks: number;
+  /** `cost_estimating` (default 5 s). */
+  readonly costEstimate: number;
+  /** `policy_checking` (default 5 s). */
+  readonly policyCheck: number;
+  /** `apply_queued` (default 2 s). */
+  readonly applyQueue: number;
+  /** `applying` (default 45 s). */
+  readonly apply: number;
+  /** From a cancel to the interrupted process stopping (default 2 s). */
+  readonly cancel: number;
+  /** A VCS-created configuration version `fetching` (default 5 s). */
+  readonly vcsFetch: number;
+}
+
+/** The name of a phase duration. */
+export type PhaseName = keyof PhaseDurations;
+
+/** Default phase durations (ms): a run with every stage completes in about two minutes. */
+export const DEFAULT_DURATIONS: PhaseDurations = Object.freeze({
+  queue: 1_000,
+  fetch: 2_000,
+  handoff: 1_000,
+  prePlanTasks: 5_000,
+  planQueue: 2_000,
+  plan: 30_000,
+  postPlanTasks: 5_000,
+  costEstimate: 5_000,
+  policyCheck: 5_000,
+  applyQueue: 2_000,
+  apply: 45_000,
+  cancel: 2_000,
+  vcsFetch: 5_000,
+});
+
+/** What the plan produces. */
+export type PlanOutcome = "changes" | "no-changes" | "errors";
+/** What the policy check produces (`none`: no policies apply). */
+export type PolicyOutcome = "none" | "passes" | "soft-fails" | "hard-fails";
+/** What the apply produces. */
+export type ApplyOutcome = "succeeds" | "errors";
+/** What the running process does on a cancel: stop (after `durations.cancel`) or ignore it (only force-cancel ends it). */
+export type InterruptOutcome = "stops" | "ignored";
+
+/** A run's complete outcome. */
+export interface RunOutcome {
+  readonly plan: PlanOutcome;
+  readonly costEstimation: boolean;
+  readonly policyCheck: PolicyOutcome;
+  readonly apply: ApplyOutcome;
+  readonly prePlanTasks: boolean;
+  readonly postPlanTasks: boolean;
+  readonly interrupt: InterruptOutcome;
+  /** Resource counts of a plan with changes; `null` picks plausible ones from the run's operation. */
+  readonly resources: ResourceCounts | null;
+  readonly progression: ProgressionMode;
+  readonly durations: PhaseDurations;
+}
+
+/** An outcome override: every field optional, durations merged field by field. */
+export type OutcomeOverride = Partial<Omit<RunOutcome, "durations">> & { readonly durations?: Partial<PhaseDurations> };
+
+/**
+ * The default outcome: the plan has changes, no cost estimation, no policies, no run tasks, the
+ * apply succeeds, a cancel stops the process, timed progression with {@link DEFAULT_DURATIONS}.
+ */
+export const DEFAULT_OUTCOME: RunOutcome = Object.freeze({
+  plan: "changes",
+  costEstimation: false,
+  policyCheck: "none",
+  apply: "succeeds",
+  prePlanTasks: false,
+  postPlanTasks: false,
+  interrupt: "stops",
+  resources: null,
+  progression: "timed",
+  durations: DEFAULT_DURATIONS,
+});
+
+/** Applies overrides in order (later ones win), merging `durations` field by field. */
+export function mergeOutcome(base: RunOutcome, ...overrides: readonly (OutcomeOverride | undefined)[]): RunOutcome {
+  let out: RunOutcome = { ...base, durations: { ...base.durations } };
+  for (const override of overrides) {
+    if (override === undefined) continue;
+    const { durations, ...rest } = override;
+    const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<RunOutcome>;
+    out = { ...out, ...defined, durations: { ...out.durations, ...stripUndefined(durations ?? {}) } };
+  }
+  return out;
+}
+
+/** Merges two overrides (for storing a workspace's accumulated settings). */
+export function combineOverrides(base: OutcomeOverride, next: OutcomeOverride): OutcomeOverride {
+  const { durations, ...rest } = next;
+  const merged: OutcomeOverride = { ...base, ...stripUndefined(rest) };
+  if (durations !== undefined || base.durations !== undefined) {
+    return { ...merged, durations: { ...(base.durations ?? {}), ...stripUndefined(durations ?? {}) } };
+  }
+  return merged;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

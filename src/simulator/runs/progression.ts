@@ -1,0 +1,441 @@
+/**
+ * Run progression: which automatic move a run makes next (from its state and outcome), taking an
+ * event through the transition table with its side effects (plan, apply, cost estimate and policy
+ * check records, status timestamps, the workspace lock, auto-archiving), and when the next move
+ * happens: scheduled on the simulator clock (`timed`), at once (`immediate`) or on `step` (`manual`).
+ *
+ * Workspace queue (FIDELITY.md): a run that will apply holds the workspace from its start until it
+ * completes; later such runs stay `pending`. Plan-only and saved-plan runs neither wait for nor take
+ * the workspace (a confirmed saved plan waits for it before applying).
+ */
+import { UsageError } from "../kernel/errors.js";
+import { transition } from "../kernel/machine.js";
+import type { MovePayload } from "../kernel/scheduler.js";
+import type { OperationContext } from "../kernel/simulator.js";
+import type { PhaseName } from "./outcomes.js";
+import { PAUSE_STATES, RUNNING_STATES, isFinalRunStatus, runMachine, type RunEvent, type RunStatus } from "./run-machine.js";
+import { configurationVersionMachine } from "./configuration-version-machine.js";
+import { nextSeq, type ResourceCounts, type Run, type RunsState, type Workspace } from "./state.js";
+
+type Ctx = OperationContext<RunsState>;
+
+/** Name of the timed move that makes a run's next automatic step. */
+export const RUN_STEP_MOVE = "run-step";
+
+/** Whether a run takes the workspace (it may apply): not plan-only, not a saved plan. */
+export function needsWorkspace(run: Run): boolean {
+  return !run.planOnly && !run.savePlan;
+}
+
+/** Whether the run applies on its own after planning (spec: "Apply rules"). */
+export function autoApplies(run: Run): boolean {
+  return run.autoApply && run.queuedByApplier && !run.planOnly && !run.savePlan;
+}
+
+type Stage = "post-plan-start" | "cost-estimate-start" | "policy-check-start";
+
+function stagesAfter(run: Run, status: RunStatus): Stage[] {
+  const all: Stage[] = [];
+  if (run.outcome.postPlanTasks) all.push("post-plan-start");
+  if (run.outcome.costEstimation) all.push("cost-estimate-start");
+  if (run.outcome.policyCheck !== "none") all.push("policy-check-start");
+  const done: Partial<Record<RunStatus, number>> = { planned: 0, post_plan_completed: 1, cost_estimated: 2, policy_checked: 3 };
+  const order: Stage[] = ["post-plan-start", "cost-estimate-start", "policy-check-start"];
+  const position = done[status] ?? 0;
+  return all.filter((stage) => order.indexOf(stage) >= position);
+}
+
+/** What happens once every post-plan stage is over: finish, save, confirm (auto-apply) or pause. */
+function endOfPlan(run: Run, hasChanges: boolean): RunEvent | undefined {
+  if (run.planOnly) return "finish";
+  if (!hasChanges && !run.allowEmptyApply) return "finish";
+  if (run.savePlan) return "save";
+  if (autoApplies(run)) return "confirm";
+  return undefined;
+}
+
+/**
+ * The automatic event the run takes next, or undefined when it waits (for the workspace, for a
+ * user's confirmation, for a process that ignores a cancel) or is final.
+ */
+export function nextAutomatic(state: RunsState, run: Run): RunEvent | undefined {
+  const workspace = state.workspaces[run.workspaceId];
+  const holds = workspace?.lockedBy === run.id;
+  const outcome = run.outcome;
+  switch (run.status) {
+    case "pending":
+      return holds || !needsWorkspace(run) ? "start" : undefined;
+    case "fetching":
+      return "fetch-done";
+    case "fetching_completed":
+      return outcome.prePlanTasks ? "pre-plan-start" : "queue";
+    case "pre_plan_running":
+      return "pre-plan-done";
+    case "pre_plan_completed":
+      return "queue";
+    case "queuing":
+      return "plan-queue";
+    case "plan_queued":
+      return "plan-start";
+    case "planning": {
+      if (run.canceledAt !== null) return outcome.interrupt === "stops" ? "cancel" : undefined;
+      if (outcome.plan === "errors") return "plan-error";
+      const nothingFollows = stagesAfter(run, "planned").length === 0 && endOfPlan(run, outcome.plan === "changes") === "finish";
+      return nothingFollows ? "finish" : "plan-done";
+    }
+    case "planned":
+    case "post_plan_completed":
+    case "cost_estimated":
+    case "policy_checked":
+      return stagesAfter(run, run.status)[0] ?? endOfPlan(run, run.hasChanges);
+    case "post_plan_running":
+      return "post-plan-done";
+    case "cost_estimating":
+      return "cost-estimate-done";
+    case "policy_checking":
+      switch (outcome.policyCheck) {
+        case "soft-fails":
+          return run.planOnly ? "policy-soft-fail-final" : "policy-soft-fail";
+        case "hard-fails":
+          return "policy-hard-fail";
+        default:
+          return "policy-pass";
+      }
+    case "confirmed":
+      return holds ? "apply-queue" : undefined;
+    case "apply_queued":
+      return "apply-start";
+    case "applying":
+      if (run.canceledAt !== null) return outcome.interrupt === "stops" ? "cancel" : undefined;
+      return outcome.apply === "errors" ? "apply-error" : "apply-done";
+    default:
+      return undefined;
+  }
+}
+
+/** Whether the run is paused waiting for a confirmation (apply) or a policy override. */
+export function isPaused(state: RunsState, run: Run): boolean {
+  return PAUSE_STATES.includes(run.status) && nextAutomatic(state, run) === undefined;
+}
+
+/** Whether discard would be accepted now: pending, or paused for confirmation. */
+export function isDiscardable(state: RunsState, run: Run): boolean {
+  return run.status === "pending" || isPaused(state, run);
+}
+
+/** Why a run makes no automatic move now (for {@link step}'s error). */
+export function waitingReason(state: RunsState, run: Run): string {
+  if (isFinalRunStatus(run.status)) return `it is "${run.status}", a final state`;
+  if (run.status === "pending" || run.status === "confirmed") {
+    return `it waits for workspace ${run.workspaceId}, held by ${state.workspaces[run.workspaceId]?.lockedBy ?? "nobody"}`;
+  }
+  if (RUNNING_STATES.includes(run.status)) return `it was canceled and its process ignores the interrupt: force-cancel it`;
+  return `it is "${run.status}", paused for confirmation: apply or discard it`;
+}
+
+const DWELL: Partial<Record<RunStatus, PhaseName>> = {
+  pending: "queue",
+  fetching: "fetch",
+  fetching_completed: "handoff",
+  pre_plan_running: "prePlanTasks",
+  pre_plan_completed: "handoff",
+  queuing: "handoff",
+  plan_queued: "planQueue",
+  planning: "plan",
+  planned: "handoff",
+  post_plan_running: "postPlanTasks",
+  post_plan_completed: "handoff",
+  cost_estimating: "costEstimate",
+  cost_estimated: "handoff",
+  policy_checking: "policyCheck",
+  policy_checked: "handoff",
+  confirmed: "handoff",
+  apply_queued: "applyQueue",
+  applying: "apply",
+};
+
+/** How long (ms) the run stays in its current state before its next automatic move (timed mode). */
+export function dwellMs(run: Run): number {
+  if (RUNNING_STATES.includes(run.status) && run.canceledAt !== null) return run.outcome.durations.cancel;
+  const phase = DWELL[run.status];
+  return phase === undefined ? 0 : run.outcome.durations[phase];
+}
+
+/**
+ * Plans the run's next automatic move after any change: cancels the scheduled one, then schedules
+ * the next (`timed`), takes it at once (`immediate`), or leaves it to {@link step} (`manual`).
+ */
+export function reschedule(ctx: Ctx, run: Run): void {
+  if (run.pendingMove !== null) {
+    ctx.cancel(run.pendingMove);
+    run.pendingMove = null;
+  }
+  const next = nextAutomatic(ctx.state, run);
+  if (next === undefined) return;
+  switch (run.outcome.progression) {
+    case "immediate":
+      take(ctx, run, next);
+      return;
+    case "timed":
+      run.pendingMove = ctx.schedule(ctx.now + dwellMs(run), RUN_STEP_MOVE, { runId: run.id, status: run.status });
+      return;
+    case "manual":
+      return;
+  }
+}
+
+/** The timed move handler: the run makes its next automatic step if it is still where it was. */
+export function runStepMove(ctx: Ctx, payload: MovePayload): void {
+  const { runId, status } = payload as { runId: string; status: string };
+  const run = ctx.state.runs[runId];
+  if (run === undefined || run.status !== status) return;
+  run.pendingMove = null;
+  const next = nextAutomatic(ctx.state, run);
+  if (next !== undefined) take(ctx, run, next);
+}
+
+/**
+ * Makes the run's next automatic move now, whatever its progression mode.
+ * @returns the run's new status.
+ * @throws {UsageError} when the run makes no automatic move now (paused, waiting, final).
+ */
+export function step(ctx: Ctx, runId: string): RunStatus {
+  const run = ctx.state.runs[runId];
+  if (run === undefined) throw new UsageError(`runs: no run "${runId}"`);
+  const next = nextAutomatic(ctx.state, run);
+  if (next === undefined) throw new UsageError(`runs: run ${runId} cannot step: ${waitingReason(ctx.state, run)}`);
+  take(ctx, run, next);
+  return run.status;
+}
+
+/**
+ * Takes `event` from the run's state through the table, applies its side effects, and plans the
+ * next automatic move.
+ * @throws {DomainError} `conflict` when the table has no such transition.
+ */
+export function take(ctx: Ctx, run: Run, event: RunEvent): void {
+  const from = run.status;
+  const to = transition(runMachine, from, event, { resource: run.id });
+  run.status = to;
+  run.statusTimestamps[to] = ctx.now;
+  enter(ctx, run, from, to);
+  if (isFinalRunStatus(to)) {
+    if (run.pendingMove !== null) {
+      ctx.cancel(run.pendingMove);
+      run.pendingMove = null;
+    }
+    finished(ctx, run);
+    return;
+  }
+  reschedule(ctx, run);
+  if (to === "confirmed") {
+    const workspace = ctx.state.workspaces[run.workspaceId];
+    if (workspace && workspace.lockedBy !== run.id) dispatch(ctx, workspace);
+  }
+}
+
+function enter(ctx: Ctx, run: Run, from: RunStatus, to: RunStatus): void {
+  const now = ctx.now;
+  const plan = ctx.state.plans[run.planId];
+  const apply = ctx.state.applies[run.applyId];
+  const estimate = run.costEstimateId === null ? undefined : ctx.state.costEstimates[run.costEstimateId];
+  const checks = run.policyCheckIds.map((id) => ctx.state.policyChecks[id]).filter((c) => c !== undefined);
+  const setPlan = (status: NonNullable<typeof plan>["status"]): void => {
+    if (plan) {
+      plan.status = status;
+      plan.statusTimestamps[status] = now;
+    }
+  };
+  const setApply = (status: NonNullable<typeof apply>["status"]): void => {
+    if (apply) {
+      apply.status = status;
+      apply.statusTimestamps[status] = now;
+    }
+  };
+  switch (to) {
+    case "plan_queued":
+      setPlan("queued");
+      return;
+    case "planning":
+      setPlan("running");
+      return;
+    case "planned":
+    case "planned_and_finished":
+      if (from === "planning") {
+        run.hasChanges = run.outcome.plan === "changes";
+        if (plan) plan.hasChanges = run.hasChanges;
+        if (plan) plan.resources = run.hasChanges ? resourcesFor(run) : zero();
+        setPlan("finished");
+      }
+      if (to === "planned_and_finished") setApply("unreachable");
+      return;
+    case "cost_estimating":
+      run.costEstimateId = createCostEstimate(ctx, run);
+      return;
+    case "cost_estimated":
+      if (estimate) {
+        estimate.status = "finished";
+        estimate.statusTimestamps.finished = now;
+      }
+      return;
+    case "policy_checking":
+      run.policyCheckIds = [...run.policyCheckIds, createPolicyCheck(ctx, run)];
+      return;
+    case "policy_checked":
+    case "policy_override":
+    case "policy_soft_failed": {
+      const status = to === "policy_checked" ? "passed" : "soft_failed";
+      for (const check of checks) {
+        check.status = status;
+        check.statusTimestamps[status] = now;
+      }
+      if (to === "policy_soft_failed") setApply("unreachable");
+      return;
+    }
+    case "confirmed":
+      if (from === "policy_override") {
+        run.policyOverridden = true;
+        for (const check of checks) {
+          check.status = "overridden";
+          check.statusTimestamps.overridden = now;
+        }
+      }
+      return;
+    case "apply_queued":
+      setApply("queued");
+      return;
+    case "applying":
+      setApply("running");
+      return;
+    case "applied":
+      if (apply && plan) apply.resources = { ...plan.resources };
+      setApply("finished");
+      applied(ctx, run);
+      return;
+    case "errored":
+      if (from === "planning") setPlan("errored");
+      if (from === "policy_checking") {
+        for (const check of checks) {
+          check.status = "hard_failed";
+          check.statusTimestamps.hard_failed = now;
+        }
+      }
+      if (from === "applying") setApply("errored");
+      else setApply("unreachable");
+      return;
+    case "canceled":
+    case "force_canceled":
+    case "discarded":
+      if (to !== "discarded" && run.canceledAt === null) run.canceledAt = now;
+      if (plan && (plan.status === "running" || plan.status === "queued")) setPlan("canceled");
+      else if (plan && plan.status === "pending") setPlan("unreachable");
+      if (apply && (apply.status === "running" || apply.status === "queued")) setApply("canceled");
+      else if (apply && apply.status === "pending") setApply("unreachable");
+      if (estimate && estimate.status !== "finished") {
+        estimate.status = "canceled";
+        estimate.statusTimestamps.canceled = now;
+      }
+      for (const check of checks) {
+        if (check.status === "pending" || check.status === "queued") {
+          check.status = "canceled";
+          check.statusTimestamps.canceled = now;
+        }
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+function zero(): ResourceCounts {
+  return { add: 0, change: 0, destroy: 0, import: 0 };
+}
+
+/** Plausible resource counts of a plan with changes, from the run's operation (unless the outcome gives them). */
+export function resourcesFor(run: Run): ResourceCounts {
+  if (run.outcome.resources) return { ...run.outcome.resources };
+  if (run.refreshOnly) return zero();
+  if (run.isDestroy) return { add: 0, change: 0, destroy: 3, import: 0 };
+  return { add: 2, change: 1, destroy: 0, import: 0 };
+}
+
+function createCostEstimate(ctx: Ctx, run: Run): string {
+  const id = ctx.ids.prefixed("ce-");
+  const counts = run.hasChanges ? resourcesFor(run) : zero();
+  const resourcesCount = counts.add + counts.change + counts.destroy + 2;
+  const prior = 12.5 * (counts.change + counts.destroy + 2);
+  const proposed = prior + 9.125 * counts.add - 12.5 * counts.destroy;
+  ctx.state.costEstimates[id] = {
+    id,
+    runId: run.id,
+    status: "queued",
+    statusTimestamps: { pending: run.statusTimestamps.planned ?? ctx.now, queued: ctx.now },
+    priorMonthlyCost: prior.toFixed(2),
+    proposedMonthlyCost: proposed.toFixed(2),
+    deltaMonthlyCost: (proposed - prior).toFixed(2),
+    matchedResourcesCount: resourcesCount - 1,
+    unmatchedResourcesCount: 1,
+    resourcesCount,
+  };
+  return id;
+}
+
+function createPolicyCheck(ctx: Ctx, run: Run): string {
+  const id = ctx.ids.prefixed("polchk-");
+  ctx.state.policyChecks[id] = { id, runId: run.id, status: "queued", statusTimestamps: { queued: ctx.now } };
+  return id;
+}
+
+/** A run was applied: its configuration version becomes current (provisional ones unless a newer one exists). */
+function applied(ctx: Ctx, run: Run): void {
+  const workspace = ctx.state.workspaces[run.workspaceId];
+  const version = ctx.state.configurationVersions[run.configurationVersionId];
+  if (!workspace || !version) return;
+  const latest = workspace.latestConfigurationVersionId === null ? undefined : ctx.state.configurationVersions[workspace.latestConfigurationVersionId];
+  if (!version.provisional || latest === undefined || latest.seq <= version.seq) {
+    workspace.latestConfigurationVersionId = version.id;
+  }
+  const current = workspace.currentConfigurationVersionId === null ? undefined : ctx.state.configurationVersions[workspace.currentConfigurationVersionId];
+  if (current === undefined || current.seq <= version.seq) workspace.currentConfigurationVersionId = version.id;
+}
+
+/** A run reached a final state: release the workspace, let the next run go, archive a VCS version whose runs are done. */
+function finished(ctx: Ctx, run: Run): void {
+  const workspace = ctx.state.workspaces[run.workspaceId];
+  if (workspace && workspace.lockedBy === run.id) {
+    workspace.lockedBy = null;
+    dispatch(ctx, workspace);
+  }
+  const version = ctx.state.configurationVersions[run.configurationVersionId];
+  if (version && version.vcs && version.status === "uploaded") {
+    const busy = Object.values(ctx.state.runs).some((r) => r.configurationVersionId === version.id && !isFinalRunStatus(r.status));
+    if (!busy) {
+      version.status = transition(configurationVersionMachine, version.status, "auto-archive", { resource: version.id });
+      version.statusTimestamps.archived = ctx.now;
+    }
+  }
+}
+
+/**
+ * Gives a free workspace to its oldest waiting run (a pending run that will apply, or a confirmed
+ * saved plan), which then starts.
+ */
+export function dispatch(ctx: Ctx, workspace: Workspace): void {
+  if (workspace.lockedBy !== null) {
+    const holder = ctx.state.runs[workspace.lockedBy];
+    if (holder !== undefined && !isFinalRunStatus(holder.status)) return;
+    workspace.lockedBy = null;
+  }
+  const waiting = Object.values(ctx.state.runs)
+    .filter((r) => r.workspaceId === workspace.id && ((r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan)))
+    .sort((a, b) => a.seq - b.seq)[0];
+  if (waiting === undefined) return;
+  workspace.lockedBy = waiting.id;
+  workspace.currentRunId = waiting.id;
+  reschedule(ctx, waiting);
+}
+
+/** Registers a new run's creation sequence number. */
+export function nextRunSeq(state: RunsState): number {
+  return nextSeq(state);
+}

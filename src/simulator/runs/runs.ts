@@ -1,0 +1,340 @@
+/**
+ * Runs (spec: run-orchestration.md, "Runs"): creation with the spec's defaults and rules, the
+ * visibility rule, the list with its filters and searches, and what a run offers a caller now
+ * (`actions` and `permissions`).
+ */
+import type { OperationContext } from "../kernel/simulator.js";
+import { can, requireCapability, type Caller } from "./access.js";
+import { invalidAttribute, notFound } from "./errors.js";
+import { mergeOutcome } from "./outcomes.js";
+import { dispatch, isDiscardable, isPaused, needsWorkspace, reschedule } from "./progression.js";
+import { RUNNING_STATES } from "./run-machine.js";
+import {
+  nextSeq,
+  type ConfigurationVersion,
+  type Phase,
+  type Run,
+  type RunOperation,
+  type RunSource,
+  type RunVariable,
+  type RunsState,
+  type Workspace,
+} from "./state.js";
+
+type Ctx = OperationContext<RunsState>;
+
+const CV_POINTER = "/data/relationships/configuration-version/data/id";
+
+/** Attributes of a new run (spec: "Create run body"); omitted ones take the spec's defaults. */
+export interface CreateRunInput {
+  readonly workspaceId: string;
+  /** Default: the workspace's most recently used configuration version. */
+  readonly configurationVersionId?: string;
+  /** Default false. */
+  readonly allowEmptyApply?: boolean;
+  /** Default false. */
+  readonly allowConfigGeneration?: boolean;
+  /** Default: the workspace's auto-apply setting. */
+  readonly autoApply?: boolean;
+  /** Default false; mutually exclusive with `refreshOnly`. */
+  readonly isDestroy?: boolean;
+  /** Default `Queued manually via the API`. */
+  readonly message?: string;
+  /** Default true. */
+  readonly refresh?: boolean;
+  /** Default false. */
+  readonly refreshOnly?: boolean;
+  readonly replaceAddrs?: readonly string[] | null;
+  readonly targetAddrs?: readonly string[] | null;
+  /** Default `[]`. */
+  readonly variables?: readonly RunVariable[];
+  /** Default: the configuration version's `speculative`. */
+  readonly planOnly?: boolean;
+  /** Default false. */
+  readonly savePlan?: boolean;
+  /** Only on plan-only runs; must be an enabled engine version. */
+  readonly engineVersion?: string;
+  /** Default `svc-api` (`svc-ui` for runs a scenario queues "from the UI"). */
+  readonly source?: RunSource;
+}
+
+/**
+ * Creates a run (`pending`), as `POST /runs` does.
+ * @throws {DomainError} `not_found` (404) for an unknown or invisible workspace or configuration
+ *   version, or a caller who may not queue plans (organization tokens included); `invalid` (422,
+ *   with a pointer) for `is-destroy` with `refresh-only`, `engine-version` on a run that is not
+ *   plan-only or unknown, a speculative version on a run that is not plan-only, `save-plan` with
+ *   `plan-only`, or a configuration version that cannot be used (not uploaded).
+ * @example createRun(ctx, caller, { workspaceId: "ws-abc", message: "deploy" })
+ */
+export function createRun(ctx: Ctx, caller: Caller, input: CreateRunInput): Run {
+  const operation = "create run";
+  const state = ctx.state;
+  const workspace = state.workspaces[input.workspaceId];
+  if (workspace === undefined) throw notFound(operation, input.workspaceId);
+  requireCapability(state, caller, workspace, "queue-plans", operation, workspace.id, { organizationTokens: "refused" });
+  if (input.isDestroy === true && input.refreshOnly === true) {
+    throw invalidAttribute(operation, "/data/attributes/is-destroy", "is-destroy and refresh-only are mutually exclusive");
+  }
+  const version = resolveConfigurationVersion(state, caller, workspace, input.configurationVersionId);
+  const planOnly = input.planOnly ?? version.speculative;
+  if (version.speculative && !planOnly) {
+    throw invalidAttribute(operation, "/data/attributes/plan-only", `configuration version ${version.id} is speculative; it can only be used for plan-only runs`);
+  }
+  if (input.savePlan === true && planOnly) {
+    throw invalidAttribute(operation, "/data/attributes/save-plan", "save-plan and plan-only are mutually exclusive");
+  }
+  if (input.engineVersion !== undefined) {
+    if (!planOnly) throw invalidAttribute(operation, "/data/attributes/engine-version", "engine-version can only be set on plan-only runs");
+    const available = Object.values(state.engineVersions).some((v) => v.version === input.engineVersion && v.enabled);
+    if (!available) {
+      throw invalidAttribute(operation, "/data/attributes/engine-version", `engine version "${input.engineVersion}" is not an available version`);
+    }
+  }
+  return queueRun(ctx, {
+    workspace,
+    configurationVersion: version,
+    createdBy: caller.userId ?? "",
+    queuedByApplier: can(state, caller, workspace, "apply-runs"),
+    source: input.source ?? "svc-api",
+    message: input.message ?? (input.source === "svc-ui" ? "Queued manually in the UI" : "Queued manually via the API"),
+    planOnly,
+    ...(input.allowEmptyApply !== undefined ? { allowEmptyApply: input.allowEmptyApply } : {}),
+    ...(input.allowConfigGeneration !== undefined ? { allowConfigGeneration: input.allowConfigGeneration } : {}),
+    ...(input.autoApply !== undefined ? { autoApply: input.autoApply } : {}),
+    ...(input.isDestroy !== undefined ? { isDestroy: input.isDestroy } : {}),
+    ...(input.refresh !== undefined ? { refresh: input.refresh } : {}),
+    ...(input.refreshOnly !== undefined ? { refreshOnly: input.refreshOnly } : {}),
+    ...(input.replaceAddrs !== undefined ? { replaceAddrs: input.replaceAddrs } : {}),
+    ...(input.targetAddrs !== undefined ? { targetAddrs: input.targetAddrs } : {}),
+    ...(input.variables !== undefined ? { variables: input.variables } : {}),
+    ...(input.savePlan !== undefined ? { savePlan: input.savePlan } : {}),
+    ...(input.engineVersion !== undefined ? { engineVersion: input.engineVersion } : {}),
+  });
+}
+
+function resolveConfigurationVersion(state: RunsState, caller: Caller, workspace: Workspace, id: string | undefined): ConfigurationVersion {
+  const operation = "create run";
+  const chosen = id ?? workspace.latestConfigurationVersionId;
+  if (chosen === null) {
+    throw invalidAttribute(operation, CV_POINTER, `workspace ${workspace.id} has no configuration version; create and upload one first`);
+  }
+  const version = state.configurationVersions[chosen];
+  const home = version === undefined ? undefined : state.workspaces[version.workspaceId];
+  if (version === undefined || home === undefined) throw notFound(operation, chosen);
+  requireCapability(state, caller, home, "read-runs", operation, chosen, { organizationTokens: "refused" });
+  const usable = version.status === "uploaded" || (version.status === "archived" && version.vcs);
+  if (!usable) {
+    throw invalidAttribute(operation, CV_POINTER, `configuration version ${version.id} is "${version.status}"; only an uploaded version can be used for runs`);
+  }
+  return version;
+}
+
+/** Everything a new run needs once validated (internal: creation, uploads, VCS commits). */
+export interface QueueRunInput {
+  readonly workspace: Workspace;
+  readonly configurationVersion: ConfigurationVersion;
+  readonly createdBy: string;
+  readonly queuedByApplier: boolean;
+  readonly source: RunSource;
+  readonly message: string;
+  readonly planOnly: boolean;
+  readonly allowEmptyApply?: boolean;
+  readonly allowConfigGeneration?: boolean;
+  readonly autoApply?: boolean;
+  readonly isDestroy?: boolean;
+  readonly refresh?: boolean;
+  readonly refreshOnly?: boolean;
+  readonly replaceAddrs?: readonly string[] | null;
+  readonly targetAddrs?: readonly string[] | null;
+  readonly variables?: readonly RunVariable[];
+  readonly savePlan?: boolean;
+  readonly engineVersion?: string;
+}
+
+/**
+ * Creates the run, its plan and apply, resolves its outcome (the workspace's next one-shot
+ * outcome, the workspace's, the simulator's) and lets it start or wait for the workspace.
+ */
+export function queueRun(ctx: Ctx, input: QueueRunInput): Run {
+  const { workspace, configurationVersion: version } = input;
+  const state = ctx.state;
+  const id = ctx.ids.prefixed("run-");
+  const planId = ctx.ids.prefixed("plan-");
+  const applyId = ctx.ids.prefixed("apply-");
+  const outcome = mergeOutcome(state.settings.outcome, workspace.outcome, workspace.nextRunOutcomes.shift());
+  const phase = (phaseId: string): Phase => ({
+    id: phaseId,
+    runId: id,
+    status: "pending",
+    statusTimestamps: { pending: ctx.now },
+    hasChanges: false,
+    resources: { add: 0, change: 0, destroy: 0, import: 0 },
+  });
+  state.plans[planId] = phase(planId);
+  state.applies[applyId] = phase(applyId);
+  const run: Run = {
+    id,
+    seq: nextSeq(state),
+    workspaceId: workspace.id,
+    configurationVersionId: version.id,
+    createdBy: input.createdBy,
+    createdAt: ctx.now,
+    status: "pending",
+    statusTimestamps: { pending: ctx.now },
+    hasChanges: false,
+    autoApply: input.autoApply ?? workspace.autoApply,
+    queuedByApplier: input.queuedByApplier,
+    allowEmptyApply: input.allowEmptyApply ?? false,
+    allowConfigGeneration: input.allowConfigGeneration ?? false,
+    isDestroy: input.isDestroy ?? false,
+    message: input.message,
+    planOnly: input.planOnly,
+    source: input.source,
+    triggerReason: "manual",
+    targetAddrs: input.targetAddrs === undefined || input.targetAddrs === null ? null : [...input.targetAddrs],
+    replaceAddrs: input.replaceAddrs === undefined || input.replaceAddrs === null ? null : [...input.replaceAddrs],
+    refresh: input.refresh ?? true,
+    refreshOnly: input.refreshOnly ?? false,
+    savePlan: input.savePlan ?? false,
+    variables: (input.variables ?? []).map((v) => ({ key: v.key, value: v.value })),
+    engineVersion: input.engineVersion ?? workspace.engineVersion,
+    canceledAt: null,
+    forceCancelAvailableAt: null,
+    outcome,
+    pendingMove: null,
+    policyOverridden: false,
+    planId,
+    applyId,
+    costEstimateId: null,
+    policyCheckIds: [],
+    comments: [],
+  };
+  state.runs[id] = run;
+  if (!version.provisional) workspace.latestConfigurationVersionId = version.id;
+  if (needsWorkspace(run)) dispatch(ctx, workspace);
+  else reschedule(ctx, run);
+  return run;
+}
+
+/**
+ * A run the caller may see (read runs on its workspace).
+ * @throws {DomainError} `not_found` (404) when missing or invisible.
+ */
+export function visibleRun(state: RunsState, caller: Caller, runId: string, operation: string): Run {
+  const run = state.runs[runId];
+  const workspace = run === undefined ? undefined : state.workspaces[run.workspaceId];
+  if (run === undefined || workspace === undefined) throw notFound(operation, runId);
+  requireCapability(state, caller, workspace, "read-runs", operation, runId, { organizationTokens: "allowed" });
+  return run;
+}
+
+/** The run's operation (spec: run operations, `filter[operation]`). */
+export function operationOf(run: Run): RunOperation {
+  if (run.planOnly) return "plan_only";
+  if (run.savePlan) return "save_plan";
+  if (run.refreshOnly) return "refresh_only";
+  if (run.isDestroy) return "destroy";
+  if (run.allowEmptyApply) return "empty_apply";
+  return "plan_and_apply";
+}
+
+/** Filters and searches of the workspace run list (spec: "List runs query parameters"). */
+export interface RunListQuery {
+  /** Runs performing any of these operations; when absent, plan-only runs are left out. */
+  readonly operations?: readonly string[];
+  readonly statuses?: readonly string[];
+  readonly sources?: readonly string[];
+  /** VCS username (case-insensitive, exact). */
+  readonly user?: string;
+  /** Commit sha (case-insensitive prefix). */
+  readonly commit?: string;
+  /** Case-insensitive substring of VCS username, commit sha, run id or message; ignored with `user` or `commit`. */
+  readonly basic?: string;
+}
+
+/**
+ * The workspace's runs matching `query`, newest first.
+ * @throws {DomainError} `not_found` for an unknown or invisible workspace.
+ */
+export function listRuns(state: RunsState, caller: Caller, workspaceId: string, query: RunListQuery): Run[] {
+  const workspace = state.workspaces[workspaceId];
+  if (workspace === undefined) throw notFound("list runs", workspaceId);
+  requireCapability(state, caller, workspace, "read-runs", "list runs", workspaceId, { organizationTokens: "allowed" });
+  return Object.values(state.runs)
+    .filter((run) => run.workspaceId === workspaceId && matches(state, run, query))
+    .sort((a, b) => b.seq - a.seq);
+}
+
+function matches(state: RunsState, run: Run, query: RunListQuery): boolean {
+  const operation = operationOf(run);
+  if (query.operations !== undefined && query.operations.length > 0) {
+    if (!query.operations.includes(operation)) return false;
+  } else if (operation === "plan_only") return false;
+  if (query.statuses !== undefined && query.statuses.length > 0 && !query.statuses.includes(run.status)) return false;
+  if (query.sources !== undefined && query.sources.length > 0 && !query.sources.includes(run.source)) return false;
+  const commit = commitOf(state, run);
+  const username = commit?.senderUsername.toLowerCase();
+  const sha = commit?.commitSha.toLowerCase();
+  if (query.user !== undefined || query.commit !== undefined) {
+    if (query.user !== undefined && username !== query.user.toLowerCase()) return false;
+    if (query.commit !== undefined && (sha === undefined || query.commit === "" || !sha.startsWith(query.commit.toLowerCase()))) return false;
+    return true;
+  }
+  if (query.basic !== undefined && query.basic !== "") {
+    const needle = query.basic.toLowerCase();
+    const haystack = [username, sha, run.id.toLowerCase(), run.message.toLowerCase()];
+    return haystack.some((text) => text !== undefined && text.includes(needle));
+  }
+  return true;
+}
+
+function commitOf(state: RunsState, run: Run): { senderUsername: string; commitSha: string } | undefined {
+  const version = state.configurationVersions[run.configurationVersionId];
+  return version?.ingressAttributesId ? state.ingressAttributes[version.ingressAttributesId] : undefined;
+}
+
+/** `actions` of a run: whether each action would be accepted now (by a caller allowed to take it). */
+export interface RunActions {
+  readonly isCancelable: boolean;
+  readonly isConfirmable: boolean;
+  readonly isDiscardable: boolean;
+  readonly isForceCancelable: boolean;
+}
+
+/** `permissions` of a run for the caller. */
+export interface RunPermissions {
+  readonly canApply: boolean;
+  readonly canCancel: boolean;
+  readonly canComment: boolean;
+  readonly canDiscard: boolean;
+  readonly canForceExecute: boolean;
+  readonly canForceCancel: boolean;
+  readonly canOverridePolicyCheck: boolean;
+}
+
+/** What the run's action endpoints would accept now (`now`: ms since the epoch). */
+export function runActions(state: RunsState, run: Run, now: number): RunActions {
+  const running = RUNNING_STATES.includes(run.status);
+  return {
+    isCancelable: running,
+    isConfirmable: isPaused(state, run),
+    isDiscardable: isDiscardable(state, run),
+    isForceCancelable: running && run.canceledAt !== null && run.forceCancelAvailableAt !== null && now >= run.forceCancelAvailableAt,
+  };
+}
+
+/** What the caller may do to the run. */
+export function runPermissions(state: RunsState, caller: Caller, run: Run): RunPermissions {
+  const workspace = state.workspaces[run.workspaceId];
+  const has = (capability: Parameters<typeof can>[3]): boolean => workspace !== undefined && caller.tokenKind !== "organization" && can(state, caller, workspace, capability);
+  return {
+    canApply: has("apply-runs"),
+    canCancel: has("apply-runs"),
+    canComment: has("queue-plans"),
+    canDiscard: has("apply-runs"),
+    canForceExecute: has("apply-runs"),
+    canForceCancel: has("admin"),
+    canOverridePolicyCheck: has("admin"),
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Durations exactly as the real (Go) service reads them, with its own error strings:
+ * - {@link goParseDuration}: Go's `time.ParseDuration` (units `ns us µs ms s m h`, hour the largest;
+ *   a bare number other than `0` is "missing unit"), used by `config/lease`;
+ * - {@link parseDurationSeconds}: the service's "duration in seconds" fields (`ttl`,
+ *   `default_sts_ttl`, `max_sts_ttl`, `rotation_period`): an integer number of seconds, an integer
+ *   string, `<n>d` days, or a Go duration string; fractions of a second are dropped.
+ */
+import { goQuote } from "./go-format.js";
+
+/**
+ * A duration the Go service would refuse; `message` is Go's own (e.g. `time: missing unit in duration "10"`).
+ * @example new GoDurationError('time: missing unit in duration "10"')
+ */
+export class GoDurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "GoDurationError";
+  }
+}
+
+const UNIT_NS: Readonly<Record<string, bigint>> = {
+  ns: 1n,
+  us: 1_000n,
+  "\u00b5s": 1_000n,
+  "\u03bcs": 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+
+/** Go's largest duration: 2^63 - 1 ns. */
+const MAX_NS = 2n ** 63n - 1n;
+
+/**
+ * Go's `time.ParseDuration`.
+ * @returns milliseconds (fractional below a millisecond).
+ * @throws {GoDurationError} `time: invalid duration "x"`, `time: missing unit in duration "10"`,
+ *   `time: unknown unit "d" in duration "1d"`.
+ * @example goParseDuration("1h30m") // 5_400_000
+ */
+export function goParseDuration(input: string): number {
+  const invalid = (): GoDurationError => new GoDurationError(`time: invalid duration ${goQuote(input)}`);
+  let rest = input;
+  let negative = false;
+  if (rest.startsWith("-") || rest.startsWith("+")) {
+    negative = rest.startsWith("-");
+    rest = rest.slice(1);
+  }
+  if (rest === "0") return 0;
+  if (rest === "") throw invalid();
+  let totalNs = 0n;
+  while (rest !== "") {
+    if (!/^[0-9.]/.test(rest)) throw invalid();
+    const number = /^(\d*)(?:\.(\d*))?/.exec(rest);
+    const whole = number?.[1] ?? "";
+    const fraction = number?.[2];
+    if (whole === "" && (fraction === undefined || fraction === "")) throw invalid();
+    rest = rest.slice(number?.[0].length ?? 0);
+    const unitMatch = /^[^0-9.]+/.exec(rest);
+    if (unitMatch === null) throw new GoDurationError(`time: missing unit in duration ${goQuote(input)}`);
+    const unit = unitMatch[0];
+    rest = rest.slice(unit.length);
+    const scale = UNIT_NS[unit];
+    if (scale === undefined) throw new GoDurationError(`time: unknown unit ${goQuote(unit)} in duration ${goQuote(input)}`);
+    totalNs += BigInt(whole || "0") * scale;
+    if (fraction) totalNs += (BigInt(fraction) * scale) / 10n ** BigInt(fraction.length);
+    if (totalNs > MAX_NS) throw invalid();
+  }
+  // Whole milliseconds exactly, plus the nanoseconds below them.
+  const ms = Number(totalNs / 1_000_000n) + Number(totalNs % 1_000_000n) / 1e6;
+  return negative ? -ms : ms;
+}
+
+/**
+ * Reads a "duration in seconds" request value the way the real service does.
+ * @param input - a JSON number (seconds), a string (`"3600"`, `"7d"`, `"1h"`), or null/undefined (0).
+ * @returns whole seconds (truncated toward zero).
+ * @throws {GoDurationError} with Go's message for strings that are not durations, or
+ *   `could not parse duration from input` for other JSON types.
+ * @example parseDurationSeconds("1h") // 3600
+ */
+export function parseDurationSeconds(input: unknown): number {
+  if (input === null || input === undefined) return 0;
+  if (typeof input === "number") {
+    if (!Number.isFinite(input)) throw new GoDurationError("could not parse duration from input");
+    return Math.trunc(input);
+  }
+  if (typeof input !== "string") throw new GoDurationError("could not parse duration from input");
+  if (input === "") return 0;
+  if (/^[+-]?\d+$/.test(input)) return Number(input);
+  if (input.endsWith("d")) {
+    const days = input.slice(0, -1);
+    if (!/^[+-]?\d+$/.test(days)) throw new GoDurationError(`strconv.ParseInt: parsing ${goQuote(days)}: invalid syntax`);
+    return Number(days) * 86_400;
+  }
+  return Math.trunc(goParseDuration(input) / 1000);
+}
+
+/**
+ * Go's `time.Duration.String()`: `1h0m0s`, `1m30s`, `1.5s`, `250ms`, `1.5µs`, `0s`.
+ * @param ms - milliseconds (fractions down to nanoseconds are kept).
+ * @example goDurationString(3_600_000) // "1h0m0s"
+ */
+export function goDurationString(ms: number): string {
+  if (ms === 0) return "0s";
+  const sign = ms < 0 ? "-" : "";
+  const abs = Math.abs(ms);
+  // Whole milliseconds and the nanoseconds below them, kept apart so large values stay exact.
+  let whole = Math.floor(abs);
+  let subNs = Math.round((abs - whole) * 1e6);
+  if (subNs >= 1e6) {
+    whole += 1;
+    subNs -= 1e6;
+  }
+  const fraction = (value: number, digits: number): string => (value === 0 ? "" : `.${String(value).padStart(digits, "0").replace(/0+$/, "")}`);
+  if (whole === 0) {
+    if (subNs < 1e3) return `${sign}${subNs}ns`;
+    return `${sign}${Math.floor(subNs / 1e3)}${fraction(subNs % 1e3, 3)}\u00b5s`;
+  }
+  if (whole < 1000) return `${sign}${whole}${fraction(subNs, 6)}ms`;
+  const hours = Math.floor(whole / 3_600_000);
+  let rest = whole - hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const secondsWhole = Math.floor(rest / 1000);
+  const seconds = `${secondsWhole}${fraction((rest - secondsWhole * 1000) * 1e6 + subNs, 9)}s`;
+  if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}`;
+  if (minutes > 0) return `${sign}${minutes}m${seconds}`;
+  return `${sign}${seconds}`;
+}

@@ -1,0 +1,105 @@
+/**
+ * The health answer: the status code by the real service's precedence, and the body fields.
+ *
+ * Precedence (FIDELITY.md "Secrets", the real service's order): not initialized > sealed > DR
+ * secondary > performance standby (unless `perfstandbyok`) > standby (unless `standbyok`) > active.
+ *
+ * Spec: secrets.md "Health (root namespace only)".
+ */
+import { rfc3339, unixSeconds } from "../kernel/time.js";
+import { NODE_FLAGS, type NodeStatus } from "./node-state.js";
+
+/** The status codes a health request may override (query parameters `activecode`, ...). */
+export interface HealthCodes {
+  readonly activecode: number;
+  readonly standbycode: number;
+  readonly drsecondarycode: number;
+  readonly performancestandbycode: number;
+  readonly sealedcode: number;
+  readonly uninitcode: number;
+}
+
+/** Default codes (spec table). */
+export const DEFAULT_HEALTH_CODES: HealthCodes = Object.freeze({
+  activecode: 200,
+  standbycode: 429,
+  drsecondarycode: 472,
+  performancestandbycode: 473,
+  sealedcode: 503,
+  uninitcode: 501,
+});
+
+/** A health query. */
+export interface HealthQuery {
+  readonly standbyok: boolean;
+  readonly perfstandbyok: boolean;
+  readonly codes: HealthCodes;
+}
+
+/**
+ * The status code for `node` under `query`.
+ * @example healthCode(node, { standbyok: true, perfstandbyok: false, codes: DEFAULT_HEALTH_CODES })
+ */
+export function healthCode(node: NodeStatus, query: HealthQuery): number {
+  const flags = NODE_FLAGS[node.state];
+  const { codes } = query;
+  if (!flags.initialized) return codes.uninitcode;
+  if (flags.sealed) return codes.sealedcode;
+  if (node.unstable && (flags.drSecondary || flags.performanceStandby)) {
+    return query.standbyok ? codes.activecode : codes.standbycode;
+  }
+  if (flags.drSecondary) return codes.drsecondarycode;
+  if (flags.performanceStandby) return query.perfstandbyok ? codes.activecode : codes.performancestandbycode;
+  if (flags.standby) return query.standbyok ? codes.activecode : codes.standbycode;
+  return codes.activecode;
+}
+
+/** The GET body of the health endpoint (wire field names). */
+export interface HealthBody {
+  initialized: boolean;
+  sealed: boolean;
+  standby: boolean;
+  performance_standby: boolean;
+  replication_performance_mode: string;
+  replication_dr_mode: string;
+  /** Unix seconds of the simulator clock. */
+  server_time_utc: number;
+  version: string;
+  cluster_name?: string;
+  cluster_id?: string;
+  last_wal?: number;
+  license?: { state: string; expiry_time: string; terminated: boolean };
+}
+
+/**
+ * The health body at simulator time `now` (ms). Sealed and uninitialized nodes leave out
+ * `cluster_name` and `cluster_id` and report replication modes `unknown`; `last_wal` appears on
+ * an active node once something was written.
+ */
+export function healthBody(node: NodeStatus, now: number, writeIndex: number): HealthBody {
+  const flags = NODE_FLAGS[node.state];
+  const body: HealthBody = {
+    initialized: flags.initialized,
+    sealed: flags.sealed,
+    standby: flags.standby,
+    performance_standby: flags.performanceStandby,
+    replication_performance_mode: flags.sealed ? "unknown" : node.replicationPerformanceMode,
+    replication_dr_mode: flags.sealed ? "unknown" : flags.drSecondary ? "secondary" : "disabled",
+    server_time_utc: unixSeconds(now),
+    version: node.version,
+  };
+  if (!flags.sealed) {
+    body.cluster_name = node.clusterName;
+    body.cluster_id = node.clusterId;
+  }
+  if (flags.initialized && !flags.sealed && !flags.standby && writeIndex > 0) body.last_wal = writeIndex;
+  if (node.license !== null) {
+    body.license = { state: node.license.state, expiry_time: node.license.expiryTime, terminated: node.license.terminated };
+  }
+  return body;
+}
+
+/** The default license of the enterprise node: autoloaded, valid one year from `start` (ms). */
+export function defaultLicense(start: number): { state: string; expiryTime: string; terminated: boolean } {
+  return { state: "autoloaded", expiryTime: rfc3339(start + 365 * 86_400_000), terminated: false };
+}

@@ -1,0 +1,107 @@
+/**
+ * The lease table: leases issued by engines, ending on the simulator clock (a `lease.expire` move
+ * at `expiresAt`), by revocation, or renewed within the maximum TTL.
+ *
+ * Spec: secrets.md "Resources and their fields" (envelope `lease_id`, `renewable`,
+ * `lease_duration`); brief: `/sys/leases/lookup`, `/sys/leases/revoke`, `/sys/leases/renew`.
+ */
+import type { OperationContext } from "../kernel/simulator.js";
+import type { Lease } from "./engine.js";
+import { badRequest } from "./errors.js";
+import type { LeaseRecord, MountRecord, SecretsState } from "./state.js";
+
+/** The simulator move that ends a lease. */
+export const LEASE_EXPIRE_MOVE = "lease.expire";
+
+/** The system maximum lease TTL (the real service's default `max_lease_ttl`, 768h), in ms. */
+export const SYSTEM_MAX_LEASE_TTL_MS = 768 * 3_600_000;
+
+/** The system default lease TTL (768h), in ms. */
+export const SYSTEM_DEFAULT_LEASE_TTL_MS = SYSTEM_MAX_LEASE_TTL_MS;
+
+/** What an engine asks for when it issues a lease. */
+export interface LeaseRequest {
+  readonly idPath: string;
+  readonly kind: string;
+  readonly ref: string;
+  /** ms; clamped to the system maximum. */
+  readonly ttlMs: number;
+  readonly renewable?: boolean;
+}
+
+/**
+ * Adds a lease for `mount` and schedules its end.
+ * @returns the lease (id `<mount>/<idPath>/<24 base62 characters>`).
+ */
+export function addLease(ctx: OperationContext<SecretsState>, mount: MountRecord, input: LeaseRequest): LeaseRecord {
+  const idPath = input.idPath.replace(/^\/+|\/+$/g, "");
+  const id = `${mount.path}/${idPath ? `${idPath}/` : ""}${ctx.ids.string(24)}`;
+  const ttl = Math.max(0, Math.min(input.ttlMs, SYSTEM_MAX_LEASE_TTL_MS));
+  const expiresAt = ctx.now + ttl;
+  const record: LeaseRecord = {
+    id,
+    mount: mount.path,
+    mountUuid: mount.uuid,
+    kind: input.kind,
+    ref: input.ref,
+    issuedAt: ctx.now,
+    expiresAt,
+    lastRenewal: null,
+    renewable: input.renewable ?? false,
+    moveId: ctx.schedule(expiresAt, LEASE_EXPIRE_MOVE, id),
+  };
+  ctx.state.leases[id] = record;
+  return record;
+}
+
+/** Removes a lease from the table and cancels its expiry; returns it, or undefined when unknown. */
+export function dropLease(ctx: OperationContext<SecretsState>, leaseId: string): LeaseRecord | undefined {
+  const record = ctx.state.leases[leaseId];
+  if (record === undefined) return undefined;
+  ctx.cancel(record.moveId);
+  delete ctx.state.leases[leaseId];
+  return record;
+}
+
+/** The engine contract's view of a lease record. */
+export function toLease(record: LeaseRecord): Lease {
+  return {
+    id: record.id,
+    mount: record.mount,
+    kind: record.kind,
+    ref: record.ref,
+    issuedAt: record.issuedAt,
+    expiresAt: record.expiresAt,
+    renewable: record.renewable,
+  };
+}
+
+/** A live lease, or a 400 `invalid lease` (the real lookup's answer for an unknown id). */
+export function findLease(state: SecretsState, leaseId: string, operation: string, message = "invalid lease"): LeaseRecord {
+  const record = state.leases[leaseId];
+  if (record === undefined) throw badRequest(operation, message);
+  return record;
+}
+
+/** Remaining whole seconds of a lease at `now` (never negative). */
+export function leaseTtlSeconds(record: LeaseRecord, now: number): number {
+  return Math.max(0, Math.floor((record.expiresAt - now) / 1000));
+}
+
+/**
+ * Renews a renewable lease: it now ends `incrementMs` from now (default: its original duration),
+ * capped at the system maximum counted from issue.
+ * @throws {DomainError} 400 `lease not found` / `lease is not renewable`.
+ */
+export function renewLease(ctx: OperationContext<SecretsState>, leaseId: string, incrementMs: number | undefined): LeaseRecord {
+  const record = findLease(ctx.state, leaseId, "renew lease", "lease not found");
+  if (!record.renewable) throw badRequest("renew lease", "lease is not renewable");
+  const original = record.expiresAt - (record.lastRenewal ?? record.issuedAt);
+  const wanted = incrementMs === undefined || incrementMs <= 0 ? original : incrementMs;
+  const cap = record.issuedAt + SYSTEM_MAX_LEASE_TTL_MS;
+  record.expiresAt = Math.min(ctx.now + wanted, cap);
+  record.lastRenewal = ctx.now;
+  ctx.cancel(record.moveId);
+  record.moveId = ctx.schedule(record.expiresAt, LEASE_EXPIRE_MOVE, record.id);
+  return record;
+}

@@ -1,0 +1,105 @@
+/**
+ * The secrets service's simulator definition: initial state (root token, default mounts, an active
+ * node) and its timed moves (lease expiry, engine moves).
+ *
+ * Spec: secrets.md (whole document).
+ */
+import { UsageError } from "../kernel/errors.js";
+import type { IdSource } from "../kernel/ids.js";
+import type { OperationContext, ServiceDefinition } from "../kernel/simulator.js";
+import { ENGINE_MOVE, endLease, runEngineMove } from "./engine-runtime.js";
+import { SECRETS_ENGINES, defaultMountsOf, type DefaultMount, type EngineRegistry } from "./engines.js";
+import { SECRETS } from "./errors.js";
+import { defaultLicense } from "./health.js";
+import { LEASE_EXPIRE_MOVE } from "./leases.js";
+import type { MountRecord, SecretsState } from "./state.js";
+import { newTokenSecret } from "./tokens.js";
+
+/** Options of {@link secretsDefinition}. */
+export interface SecretsDefinitionOptions {
+  /** Engine types (default: the built-in registry, SSH and cloud). */
+  readonly engines?: EngineRegistry;
+  /** Mounts made at start (default: each engine type at its own name). */
+  readonly defaultMounts?: readonly DefaultMount[];
+  /** The root token's secret (default: generated from the seed). */
+  readonly rootToken?: string;
+}
+
+/** The version the health endpoint reports by default. */
+export const DEFAULT_VERSION = "1.15.6+ent";
+
+/**
+ * Builds the service definition.
+ * @example new Simulator({ services: [secretsDefinition()] })
+ */
+export function secretsDefinition(options: SecretsDefinitionOptions = {}): ServiceDefinition<SecretsState> {
+  const engines = options.engines ?? SECRETS_ENGINES;
+  const mounts = options.defaultMounts ?? defaultMountsOf(engines);
+  return {
+    name: SECRETS,
+    initialState: ({ now, ids }) => {
+      const rootToken = options.rootToken ?? newTokenSecret({ ids });
+      const state: SecretsState = {
+        node: {
+          state: "active",
+          unstable: false,
+          version: DEFAULT_VERSION,
+          clusterName: `vault-cluster-${ids.hex(8)}`,
+          clusterId: ids.uuid(),
+          replicationPerformanceMode: "disabled",
+          license: defaultLicense(now),
+        },
+        tokens: {
+          [rootToken]: {
+            id: rootToken,
+            accessor: ids.string(24),
+            displayName: "root",
+            policies: ["root"],
+            namespace: "",
+            createdAt: now,
+            expiresAt: null,
+          },
+        },
+        rootToken,
+        policies: {},
+        mounts: {},
+        leases: {},
+        managedKeys: {},
+        backends: { keys: {}, keyRings: [], pkcs11Libraries: ["hsm"], environment: {} },
+        namespaces: {},
+        mfaMethods: {},
+        authMounts: {},
+        identityGroups: {},
+        identityEntities: {},
+        loginEnforcements: {},
+        writeIndex: 0,
+      };
+      for (const mount of mounts) {
+        const record = newMount(engines, ids, mount);
+        state.mounts[record.path] = record;
+      }
+      return state;
+    },
+    moves: {
+      [LEASE_EXPIRE_MOVE]: (ctx: OperationContext<SecretsState>, payload) => {
+        endLease(ctx, engines, String(payload));
+      },
+      [ENGINE_MOVE]: (ctx: OperationContext<SecretsState>, payload) => runEngineMove(ctx, engines, payload),
+    },
+  };
+}
+
+function newMount(engines: EngineRegistry, ids: IdSource, mount: DefaultMount): MountRecord {
+  const engine = engines[mount.type];
+  if (engine === undefined) throw new UsageError(`secrets: no engine type "${mount.type}" for default mount "${mount.path}"`);
+  const path = mount.path.replace(/^\/+|\/+$/g, "");
+  return {
+    path,
+    type: mount.type,
+    uuid: ids.uuid(),
+    accessor: `${mount.type}_${ids.hex(8)}`,
+    description: mount.description ?? "",
+    allowedManagedKeys: [],
+    engineState: engine.initialMountState(),
+  };
+}

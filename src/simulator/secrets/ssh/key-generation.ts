@@ -1,0 +1,151 @@
+/**
+ * Deterministic key pairs: every byte of key material comes from the simulator's seeded
+ * {@link IdSource}, so the same seed and the same calls give the same CA key and the same
+ * certificates.
+ *
+ * - Ed25519: a 32-byte seed wrapped in PKCS#8 DER.
+ * - ECDSA (P-256/384/521): a scalar drawn from seeded bytes (rejection sampling below the curve
+ *   order); node:crypto derives the public point.
+ * - RSA: two primes found by a seeded search - a random odd start with its two top bits set, then
+ *   the next candidate that survives a sieve of the odd primes below 2^15 and OpenSSL's
+ *   Miller-Rabin test (`crypto.checkPrimeSync`). The primality test's own random bases only decide
+ *   how a composite is caught, never which number is found (a wrong answer has probability below
+ *   2^-80), so the key depends on the seed alone. Found primes are memoised by their start, so a
+ *   test suite pays for a 4096-bit key once per process.
+ *
+ * Spec: secrets.md "SSH engine" (`config/ca` `key_type`, `key_bits`; dynamic role `key_bits`).
+ */
+import { checkPrimeSync, createECDH, createPrivateKey, type KeyObject } from "node:crypto";
+import type { IdSource } from "../../kernel/ids.js";
+import { CURVE_ORDERS, modInverse } from "./deterministic-ecdsa.js";
+import { CURVES, type EcdsaCurve } from "./public-key.js";
+import { bigintToBase64Url, bigintToBytes, bytesToBigint } from "./ssh-wire.js";
+
+const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+const RSA_EXPONENT = 65537n;
+const SIEVE_LIMIT = 1 << 15;
+const WINDOW = 4096;
+const SMALL_PRIMES = oddPrimesBelow(SIEVE_LIMIT);
+const primeMemo = new Map<string, bigint>();
+
+/**
+ * An Ed25519 key from 32 seeded bytes.
+ * @example generateEd25519(ctx.ids).asymmetricKeyType // "ed25519"
+ */
+export function generateEd25519(ids: IdSource): KeyObject {
+  const seed = Buffer.from(ids.bytes(32));
+  return createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+}
+
+/**
+ * An ECDSA key on `curve` with a seeded scalar.
+ * @example generateEcdsa(ctx.ids, "nistp384")
+ */
+export function generateEcdsa(ids: IdSource, curve: EcdsaCurve): KeyObject {
+  const facts = CURVES[curve];
+  const n = CURVE_ORDERS[curve];
+  const excessBits = facts.bytes * 8 - facts.bits;
+  let d = 0n;
+  while (d === 0n || d >= n) {
+    d = bytesToBigint(ids.bytes(facts.bytes)) >> BigInt(excessBits);
+  }
+  const ecdh = createECDH(facts.nodeName);
+  ecdh.setPrivateKey(Buffer.from(bigintToBytes(d, facts.bytes)));
+  const point = ecdh.getPublicKey();
+  return createPrivateKey({
+    key: {
+      kty: "EC",
+      crv: facts.jwkName,
+      x: point.subarray(1, 1 + facts.bytes).toString("base64url"),
+      y: point.subarray(1 + facts.bytes).toString("base64url"),
+      d: bigintToBase64Url(d, facts.bytes),
+    },
+    format: "jwk",
+  });
+}
+
+/**
+ * An RSA key of exactly `bits` bits (public exponent 65537) from a seeded prime search.
+ * @param bits - modulus size, at least 512.
+ * @example generateRsa(ctx.ids, 2048)
+ */
+export function generateRsa(ids: IdSource, bits: number): KeyObject {
+  if (!Number.isInteger(bits) || bits < 512) throw new RangeError(`generateRsa: bad size ${bits}`);
+  const pBits = Math.ceil(bits / 2);
+  const qBits = bits - pBits;
+  for (;;) {
+    const p = seededPrime(ids, pBits);
+    const q = seededPrime(ids, qBits);
+    if (p === q) continue;
+    const n = p * q;
+    if (n.toString(2).length !== bits) continue;
+    const d = modInverse(RSA_EXPONENT, (p - 1n) * (q - 1n));
+    return createPrivateKey({
+      key: {
+        kty: "RSA",
+        n: bigintToBase64Url(n),
+        e: bigintToBase64Url(RSA_EXPONENT),
+        d: bigintToBase64Url(d),
+        p: bigintToBase64Url(p),
+        q: bigintToBase64Url(q),
+        dp: bigintToBase64Url(d % (p - 1n)),
+        dq: bigintToBase64Url(d % (q - 1n)),
+        qi: bigintToBase64Url(modInverse(q, p)),
+      },
+      format: "jwk",
+    });
+  }
+}
+
+/**
+ * The first prime at or after a seeded odd start of exactly `bits` bits (two top bits set) that
+ * suits the exponent 65537 (`p mod 65537 != 1`).
+  * @example seededPrime(ctx.ids, 1024) // a 1024-bit prime, the same for the same seed
+ */
+export function seededPrime(ids: IdSource, bits: number): bigint {
+  const byteLength = Math.ceil(bits / 8);
+  const raw = bytesToBigint(ids.bytes(byteLength)) >> BigInt(byteLength * 8 - bits);
+  const start = raw | (3n << BigInt(bits - 2)) | 1n;
+  const memoKey = `${bits}:${start.toString(16)}`;
+  const known = primeMemo.get(memoKey);
+  if (known !== undefined) return known;
+  const limit = 1n << BigInt(bits);
+  let base = start;
+  for (;;) {
+    const composite = sieveWindow(base);
+    for (let k = 0; k < WINDOW; k++) {
+      if (composite[k]) continue;
+      const candidate = base + 2n * BigInt(k);
+      if (candidate >= limit) throw new RangeError("seededPrime: search ran past the bit size");
+      if (candidate % RSA_EXPONENT === 1n) continue;
+      if (checkPrimeSync(candidate)) {
+        primeMemo.set(memoKey, candidate);
+        return candidate;
+      }
+    }
+    base += 2n * BigInt(WINDOW);
+  }
+}
+
+/** Marks `base + 2k` (k < WINDOW) divisible by a small odd prime. `base` is odd and large. */
+function sieveWindow(base: bigint): Uint8Array {
+  const composite = new Uint8Array(WINDOW);
+  for (const p of SMALL_PRIMES) {
+    const r = Number(base % BigInt(p));
+    // base + 2k = 0 (mod p)  <=>  k = -r * 2^-1 (mod p), and 2^-1 = (p + 1) / 2.
+    let k = Number((BigInt((p - r) % p) * BigInt((p + 1) / 2)) % BigInt(p));
+    for (; k < WINDOW; k += p) composite[k] = 1;
+  }
+  return composite;
+}
+
+function oddPrimesBelow(limit: number): number[] {
+  const sieve = new Uint8Array(limit);
+  const out: number[] = [];
+  for (let i = 3; i < limit; i += 2) {
+    if (sieve[i]) continue;
+    out.push(i);
+    for (let j = i * i; j < limit; j += 2 * i) sieve[j] = 1;
+  }
+  return out;
+}

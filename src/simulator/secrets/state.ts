@@ -1,0 +1,132 @@
+/**
+ * The secrets service's whole state: plain data, copied by the simulator for transactions and
+ * snapshots. Engines keep their own state inside their mount (`mounts[path].engineState`).
+ *
+ * Spec: secrets.md (all sections).
+ */
+import type { PolicyRule } from "./policies.js";
+import type { ManagedKeyBackends, ManagedKeyRecord } from "./managed-key-types.js";
+import type { NodeStatus } from "./node-state.js";
+
+/** A token (fixtures only: how tokens are issued is not shown in the spec). */
+export interface TokenRecord {
+  /** The secret sent in `X-Secrets-Token`. */
+  readonly id: string;
+  readonly accessor: string;
+  readonly displayName: string;
+  readonly policies: readonly string[];
+  /** Namespace path the token lives in (`""` for root). */
+  readonly namespace: string;
+  readonly createdAt: number;
+  /** ms since the epoch; `null` never expires (the root token). */
+  readonly expiresAt: number | null;
+}
+
+/** A named policy. */
+export interface PolicyRecord {
+  readonly name: string;
+  readonly rules: readonly PolicyRule[];
+}
+
+/** A mounted secrets engine. */
+export interface MountRecord {
+  /** Without leading or trailing slash, e.g. `ssh` or `team-a/ssh`. */
+  readonly path: string;
+  /** Engine type, e.g. `ssh`, `cloud`. */
+  readonly type: string;
+  /** Identifies this mounting (a remount at the same path is another mount). */
+  readonly uuid: string;
+  readonly accessor: string;
+  readonly description: string;
+  allowedManagedKeys: string[];
+  /** The engine's own state (plain data). */
+  engineState: unknown;
+}
+
+/** A lease in the lease table (the mutable form of the engine contract's `Lease`). */
+export interface LeaseRecord {
+  readonly id: string;
+  readonly mount: string;
+  /** The mount's uuid when the lease was issued. */
+  readonly mountUuid: string;
+  readonly kind: string;
+  readonly ref: string;
+  readonly issuedAt: number;
+  expiresAt: number;
+  lastRenewal: number | null;
+  readonly renewable: boolean;
+  /** The expiry move's id. */
+  moveId: number;
+}
+
+/** A namespace (enterprise); the root namespace has path `""` and id `root`. */
+export interface NamespaceRecord {
+  /** e.g. `ns1/` or `ns1/ns2/` (trailing slash, as the real service writes it); `""` for root. */
+  readonly path: string;
+  readonly id: string;
+}
+
+/** An MFA method (fixture; its record is not shown in the spec). */
+export interface MfaMethodRecord {
+  readonly id: string;
+  /** `totp`, `duo`, `okta`, `pingid`. */
+  readonly type: string;
+  readonly name: string;
+  readonly namespace: string;
+}
+
+/** An auth method mount (fixture), known by its accessor. */
+export interface AuthMountRecord {
+  readonly accessor: string;
+  readonly path: string;
+  readonly type: string;
+  readonly namespace: string;
+}
+
+/** An identity group or entity (fixture). */
+export interface IdentityRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly namespace: string;
+}
+
+/** An MFA login enforcement. */
+export interface LoginEnforcementRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly namespaceId: string;
+  /** The namespace path it was written in. */
+  readonly namespace: string;
+  mfaMethodIds: string[];
+  authMethodAccessors: string[];
+  authMethodTypes: string[];
+  identityGroupIds: string[];
+  identityEntityIds: string[];
+}
+
+/** The secrets service state. */
+export interface SecretsState {
+  node: NodeStatus;
+  /** By token secret. */
+  tokens: Record<string, TokenRecord>;
+  /** The root token's secret. */
+  rootToken: string;
+  policies: Record<string, PolicyRecord>;
+  /** By mount path. */
+  mounts: Record<string, MountRecord>;
+  leases: Record<string, LeaseRecord>;
+  /** By name (unique across backend types). */
+  managedKeys: Record<string, ManagedKeyRecord>;
+  /** The simulated HSMs and cloud key services behind managed keys. */
+  backends: ManagedKeyBackends;
+  /** By namespace path. */
+  namespaces: Record<string, NamespaceRecord>;
+  mfaMethods: Record<string, MfaMethodRecord>;
+  authMounts: Record<string, AuthMountRecord>;
+  identityGroups: Record<string, IdentityRecord>;
+  identityEntities: Record<string, IdentityRecord>;
+  /** By `<namespace path>|<name>`. */
+  loginEnforcements: Record<string, LoginEnforcementRecord>;
+  /** Counts successful writes (the health endpoint's `last_wal`). */
+  writeIndex: number;
+}

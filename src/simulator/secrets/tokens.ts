@@ -1,0 +1,119 @@
+/**
+ * Tokens (fixtures: how tokens are issued is not shown in the spec), and resolving the caller of a
+ * request from its `X-Secrets-Token` with its policies' capabilities.
+ *
+ * Spec: secrets.md "Authentication"; FIDELITY.md "Secrets" (403 `permission denied` for a missing
+ * or unknown token; a root token may do everything).
+ */
+import { UsageError } from "../kernel/errors.js";
+import type { OperationContext } from "../kernel/simulator.js";
+import type { Capability, Caller } from "./engine.js";
+import { permissionDenied } from "./errors.js";
+import { DEFAULT_POLICY, capabilitiesOn, type Policy } from "./policies.js";
+import type { SecretsState, TokenRecord } from "./state.js";
+
+/** What a token fixture may set. */
+export interface TokenInput {
+  /** Policy names (they need not exist yet; unknown names grant nothing). */
+  readonly policies?: readonly string[];
+  /** Shown as the token's display name (the SSH engine's default certificate key id). Default `token`. */
+  readonly displayName?: string;
+  /** Time to live in ms; omitted = never expires. */
+  readonly ttlMs?: number;
+  /** Namespace path the token belongs to (default root). */
+  readonly namespace?: string;
+  /** Without the built-in `default` policy. */
+  readonly noDefaultPolicy?: boolean;
+  /** Use this secret instead of a generated one (e.g. `"dev-token"`). */
+  readonly id?: string;
+}
+
+/** A new token secret: `s.` and 24 base62 characters (the service's classic token form). */
+export function newTokenSecret(ctx: { ids: { string(n: number): string } }): string {
+  return `s.${ctx.ids.string(24)}`;
+}
+
+/**
+ * Creates a token.
+ * @throws {UsageError} when `id` is already a token.
+ */
+export function createToken(ctx: OperationContext<SecretsState>, input: TokenInput = {}): TokenRecord {
+  const id = input.id ?? newTokenSecret(ctx);
+  if (ctx.state.tokens[id] !== undefined) throw new UsageError(`secrets: token "${id}" already exists`);
+  const policies = [...new Set([...(input.noDefaultPolicy ? [] : ["default"]), ...(input.policies ?? [])])];
+  const record: TokenRecord = {
+    id,
+    accessor: ctx.ids.string(24),
+    displayName: input.displayName ?? "token",
+    policies,
+    namespace: normalizeNamespace(input.namespace ?? ""),
+    createdAt: ctx.now,
+    expiresAt: input.ttlMs === undefined ? null : ctx.now + input.ttlMs,
+  };
+  ctx.state.tokens[id] = record;
+  return record;
+}
+
+/** A namespace path in the service's form: `ns1/ns2/` (trailing slash), `""` for root. */
+export function normalizeNamespace(path: string): string {
+  const trimmed = path.replace(/^\/+|\/+$/g, "");
+  return trimmed === "" || trimmed === "root" ? "" : `${trimmed}/`;
+}
+
+/** The token with this secret if it is live at `now`. */
+export function liveToken(state: SecretsState, secret: string | undefined, now: number): TokenRecord | undefined {
+  if (secret === undefined || secret === "") return undefined;
+  const token = state.tokens[secret];
+  if (token === undefined) return undefined;
+  if (token.expiresAt !== null && now >= token.expiresAt) return undefined;
+  return token;
+}
+
+/** The policies of a token (unknown names are skipped; `default` is built in). */
+export function policiesOf(state: SecretsState, token: TokenRecord): Policy[] {
+  const out: Policy[] = [];
+  for (const name of token.policies) {
+    if (name === "root") out.push({ name: "root", rules: [] });
+    else if (state.policies[name] !== undefined) out.push(state.policies[name] as Policy);
+    else if (name === "default") out.push(DEFAULT_POLICY);
+  }
+  return out;
+}
+
+/**
+ * Resolves the caller of a request in namespace `namespace` (path form `ns1/`), or throws 403
+ * `permission denied` for a missing, unknown or expired token, or one from another namespace
+ * branch. The caller's `capabilities(path)` takes paths relative to the request's namespace.
+ */
+export function resolveCaller(state: SecretsState, secret: string | undefined, now: number, namespace: string, operation: string): Caller {
+  const token = liveToken(state, secret, now);
+  if (token === undefined) throw permissionDenied(operation);
+  if (!namespace.startsWith(token.namespace)) throw permissionDenied(operation);
+  const policies = policiesOf(state, token);
+  const isRoot = token.policies.includes("root");
+  const prefix = namespace.slice(token.namespace.length);
+  const cache = new Map<string, ReadonlySet<Capability>>();
+  return {
+    tokenId: token.id,
+    displayName: token.displayName,
+    policies: [...token.policies],
+    isRoot,
+    capabilities(path: string): ReadonlySet<Capability> {
+      const full = prefix + path.replace(/^\/+/, "");
+      let caps = cache.get(full);
+      if (caps === undefined) {
+        caps = capabilitiesOn(policies, full, isRoot);
+        cache.set(full, caps);
+      }
+      return caps;
+    },
+  };
+}
+
+/**
+ * Throws 403 `permission denied` unless `caller` holds every capability in `needed` on `path`.
+ */
+export function requireCapabilities(caller: Caller, path: string, needed: readonly Capability[], operation: string): void {
+  const held = caller.capabilities(path);
+  for (const capability of needed) if (!held.has(capability)) throw permissionDenied(operation, path);
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_HOST, DEFAULT_PORT, parseCommand } from "../../src/cli/args.js";
+
+describe("infra-doubles command-line parsing", () => {
+  it("reads serve with its defaults", () => {
+    expect(parseCommand(["serve"])).toEqual({ command: "serve", port: DEFAULT_PORT, host: DEFAULT_HOST, seed: 1, json: false });
+    expect(DEFAULT_PORT).toBe(8080);
+    expect(DEFAULT_HOST).toBe("127.0.0.1");
+  });
+
+  it("reads every flag, in any order and in --flag=value form", () => {
+    expect(parseCommand(["serve", "--json", "--port", "0", "--host", "0.0.0.0", "--seed", "42"])).toEqual({
+      command: "serve",
+      port: 0,
+      host: "0.0.0.0",
+      seed: 42,
+      json: true,
+    });
+    expect(parseCommand(["--port=9000", "serve", "-p", "9001", "--seed=abc"])).toMatchObject({ port: 9001, seed: "abc" });
+  });
+
+  it("asks for the usage text on --help, unknown flags, unknown commands and bad values", () => {
+    expect(parseCommand(["--help"])).toEqual({ command: "usage", problem: undefined });
+    expect(parseCommand(["serve", "-h"])).toEqual({ command: "usage", problem: undefined });
+    const problems: [string[], RegExp][] = [
+      [[], /no command/],
+      [["start"], /unknown command "start"/],
+      [["serve", "extra"], /unexpected argument "extra"/],
+      [["serve", "--verbose"], /verbose/],
+      [["serve", "--port"], /port/],
+      [["serve", "--port", "http"], /--port must be a whole number/],
+      [["serve", "--port", "65536"], /--port must be a whole number/],
+      [["serve", "--port", "-1"], /--port must be a whole number|port/],
+      [["serve", "--host", ""], /--host must not be empty/],
+      [["serve", "--seed="], /--seed must not be empty/],
+      [["serve", "--json=yes"], /json/],
+    ];
+    for (const [argv, problem] of problems) {
+      const parsed = parseCommand(argv);
+      expect(parsed.command, argv.join(" ")).toBe("usage");
+      expect(parsed.command === "usage" ? parsed.problem : "", argv.join(" ")).toMatch(problem);
+    }
+  });
+});

@@ -1,0 +1,134 @@
+import { EventEmitter } from "node:events";
+import { createServer } from "node:net";
+import { describe, expect, it } from "vitest";
+import { USAGE } from "../../src/cli/args.js";
+import { EXIT_USAGE, runCli, type CliIo } from "../../src/cli/main.js";
+import { devServerBanner, devServerJson, startDevServer } from "../../src/cli/serve.js";
+import { ALL_PLUGINS } from "../../src/scenarios/doubles.js";
+import { demoPlugin } from "../support/demo-service.js";
+import { demoWithControls } from "../interceptors/demo-with-controls.js";
+
+/** An in-process CLI run: captured output, a fake signal source, and the exit code to come. */
+function launch(argv: string[], extra: Parameters<typeof runCli>[2] = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const signals = new EventEmitter();
+  const io: CliIo = {
+    stdout: { write: (text: string) => out.push(text) },
+    stderr: { write: (text: string) => err.push(text) },
+    signals: signals as unknown as CliIo["signals"],
+  };
+  const exit = runCli(argv, io, extra);
+  const firstLine = async (): Promise<string> => {
+    for (let i = 0; i < 500 && out.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    return out.join("");
+  };
+  return { out, err, signals, exit, firstLine };
+}
+
+describe("infra-doubles serve, in process", () => {
+  it("prints exactly one JSON line with the URL and each service's default scenario, then stops cleanly on SIGTERM", async () => {
+    const run = launch(["serve", "--port", "0", "--json", "--seed", "7"], { plugins: [demoWithControls] });
+    const text = await run.firstLine();
+    expect(text.endsWith("\n")).toBe(true);
+    expect(text.trimEnd().split("\n")).toHaveLength(1);
+    const start = JSON.parse(text) as { url: string; demo: { baseUrl: string; thingId: string; token: string } };
+    expect(start.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(start.demo).toEqual({ baseUrl: `${start.url}/demo/api`, thingId: expect.stringMatching(/^thing-/), token: "demo-token" });
+    const thing = await fetch(`${start.demo.baseUrl}/things/${start.demo.thingId}`);
+    expect(await thing.json()).toMatchObject({ id: start.demo.thingId, name: "default" });
+    run.signals.emit("SIGTERM");
+    expect(await run.exit).toBe(0);
+    await expect(fetch(`${start.url}/_sim/clock`)).rejects.toThrow();
+    expect(run.err).toEqual([]);
+    expect(run.signals.listenerCount("SIGINT") + run.signals.listenerCount("SIGTERM")).toBe(0);
+  });
+
+  it("runs on an advanceable real-time clock whose reset returns to the default scenario", async () => {
+    const run = launch(["serve", "--port", "0", "--json"], { plugins: [demoWithControls] });
+    const start = JSON.parse(await run.firstLine()) as { url: string; demo: { baseUrl: string; thingId: string } };
+    const before = (await (await fetch(`${start.url}/_sim/clock`)).json()) as { epochMs: number; advanceable: boolean };
+    expect(before.advanceable).toBe(true);
+    expect(Math.abs(before.epochMs - Date.now())).toBeLessThan(60_000);
+    const advanced = (await (await fetch(`${start.url}/_sim/clock/advance`, { method: "POST", body: '{"by":"1h"}' })).json()) as { epochMs: number };
+    expect(advanced.epochMs - before.epochMs).toBeGreaterThanOrEqual(3_600_000);
+    await fetch(`${start.url}/_sim/demo/things/extra`, { method: "POST" });
+    expect(await (await fetch(`${start.url}/_sim/demo/count`)).json()).toEqual({ count: 2 });
+    await fetch(`${start.url}/_sim/reset`, { method: "POST" });
+    expect(await (await fetch(`${start.url}/_sim/demo/count`)).json()).toEqual({ count: 1 });
+    expect((await fetch(`${start.demo.baseUrl}/things/${start.demo.thingId}`)).status).toBe(200);
+    run.signals.emit("SIGINT");
+    expect(await run.exit).toBe(0);
+  });
+
+  it("gives the same ids for the same seed", async () => {
+    const ids: string[] = [];
+    for (const seed of ["3", "3", "4"]) {
+      const run = launch(["serve", "--port", "0", "--json", "--seed", seed], { plugins: [demoWithControls] });
+      ids.push((JSON.parse(await run.firstLine()) as { demo: { thingId: string } }).demo.thingId);
+      run.signals.emit("SIGTERM");
+      await run.exit;
+    }
+    expect(ids[0]).toBe(ids[1]);
+    expect(ids[2]).not.toBe(ids[0]);
+  });
+
+  it("prints a human banner with the URL, each service's base URL and credentials, and the control API", async () => {
+    const run = launch(["serve", "--port", "0"], { plugins: [demoWithControls, { ...demoPlugin, key: "plain", definition: { ...demoPlugin.definition, name: "demo2" }, http: { ...demoPlugin.http, name: "demo2" }, serverBases: (o) => ({ api: `${o}/plain/api` }) }] });
+    const banner = await run.firstLine();
+    const url = /listening on (http:\/\/\S+)/.exec(banner)?.[1] ?? "";
+    expect(banner).toContain(`infra-doubles dev server listening on ${url}\n`);
+    expect(banner).toMatch(new RegExp(`\\ndemo\\n  baseUrl  ${url}/demo/api\\n  thingId  thing-\\w+\\n  token    demo-token\\n`));
+    expect(banner).toContain(`\nplain\n  bases  {"api":"${url}/plain/api"}\n`);
+    expect(banner).toContain(`POST ${url}/_sim/clock/advance`);
+    expect(banner).toContain("Ctrl+C");
+    run.signals.emit("SIGTERM");
+    expect(await run.exit).toBe(0);
+  });
+
+  it("prints usage on stderr with exit code 2 for --help and bad arguments", async () => {
+    for (const argv of [["--help"], ["serve", "--help"], ["serve", "--nope"], ["serve", "--port", "x"], [], ["launch"]]) {
+      const run = launch(argv);
+      expect(await run.exit, argv.join(" ")).toBe(EXIT_USAGE);
+      expect(run.out).toEqual([]);
+      expect(run.err.join("")).toContain(USAGE);
+    }
+    const bad = launch(["serve", "--nope"]);
+    await bad.exit;
+    expect(bad.err[0]).toMatch(/^infra-doubles: .*nope/);
+  });
+
+  it("exits with code 1 and a message when the port is taken", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const run = launch(["serve", "--port", String(port)], { plugins: [demoPlugin] });
+    expect(await run.exit).toBe(1);
+    expect(run.err.join("")).toMatch(new RegExp(`cannot start the server on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`));
+    await new Promise((resolve) => blocker.close(resolve));
+  });
+
+  it("serves every registered service by default and prints its default scenario under its key", async () => {
+    const dev = await startDevServer({ port: 0 });
+    try {
+      expect(Object.keys(dev.services)).toEqual(ALL_PLUGINS.map((p) => p.key));
+      for (const plugin of ALL_PLUGINS) {
+        const expected = plugin.defaultScenario ? expect.any(Object) : { bases: plugin.serverBases(dev.url) };
+        expect(dev.services[plugin.key]).toEqual(expected);
+      }
+      expect(JSON.parse(devServerJson(dev))).toEqual({ url: dev.url, ...dev.services });
+      expect(devServerBanner(dev)).toContain(dev.url);
+      expect((await (await fetch(`${dev.url}/_sim/clock`)).json()) as object).toMatchObject({ advanceable: true });
+    } finally {
+      await dev.close();
+    }
+  });
+
+  it("serves ready-made doubles as they are", async () => {
+    const { DoublesCore } = await import("../../src/scenarios/doubles-core.js");
+    const doubles = new DoublesCore([demoWithControls], { clock: "manual", start: "2030-01-01T00:00:00Z" });
+    await using dev = await startDevServer({ port: 0, doubles });
+    expect(dev.doubles).toBe(doubles);
+    expect(await (await fetch(`${dev.url}/_sim/clock`)).json()).toMatchObject({ now: "2030-01-01T00:00:00.000Z" });
+  });
+});

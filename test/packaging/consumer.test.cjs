@@ -1,0 +1,41 @@
+// Packaging smoke test, CommonJS side: run with `node --test` in a fresh project where the packed
+// tarball is installed (see .ci/run). It requires the package the way a user does. .ci/run also
+// type-checks this file (checkJs) against the package's CommonJS declarations.
+/* global require */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const assert = require("node:assert/strict");
+const { test } = require("node:test");
+const nock = require("nock");
+const infra = require("infra-doubles");
+const { ManualClock, UsageError } = require("infra-doubles/simulator");
+const { interceptWithNock } = require("infra-doubles/nock");
+const { startServer } = require("infra-doubles/server");
+
+test("require() gives createDoubles, the kernel and every transport", () => {
+  assert.equal(typeof infra.createDoubles, "function");
+  assert.equal(typeof infra.DoublesCore, "function");
+  assert.equal(typeof interceptWithNock, "function");
+  assert.equal(typeof startServer, "function");
+});
+
+test("a ManualClock advances and refuses to go back", () => {
+  const clock = new ManualClock(0);
+  assert.equal(clock.advance("1h"), 3_600_000);
+  assert.throws(() => clock.set(0), UsageError);
+  const doubles = infra.createDoubles({ clock });
+  doubles.advance(1000);
+  assert.equal(doubles.now(), 3_601_000);
+});
+
+test("intercept() answers every service's base URL, and close() removes every interceptor", async () => {
+  const doubles = infra.createDoubles({ seed: 3 });
+  const interception = doubles.intercept();
+  for (const [key, bases] of Object.entries(doubles.baseUrls())) {
+    const response = await fetch(`${bases.api}/__infra_doubles_smoke__`);
+    assert.ok(response.status >= 400 && response.status < 500, `${key}: ${response.status}`);
+  }
+  assert.deepEqual(interception.origins, [...new Set(Object.values(doubles.baseUrls()).flatMap((b) => Object.values(b).map((u) => new URL(u).origin)))]);
+  await doubles.close();
+  assert.equal(interception.stopped, true);
+  assert.deepEqual(nock.activeMocks(), []);
+});

@@ -1,0 +1,115 @@
+// Packaging smoke test, ESM side: run with `node --test` in a fresh project where the packed
+// tarball is installed (see .ci/run). It imports the package the way a user does. .ci/run also
+// type-checks this file (checkJs) against the package's ESM declarations.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { test } from "node:test";
+import nock from "nock";
+import { ALL_PLUGINS, DoublesCore, createDoubles } from "infra-doubles";
+import { interceptWithNock } from "infra-doubles/nock";
+import { startServer } from "infra-doubles/server";
+import { ManualClock, Simulator, parseDuration } from "infra-doubles/simulator";
+
+/**
+ * A tiny service built only from the public plugin contract.
+ * @type {import("infra-doubles").ServicePlugin<Record<string, never>>}
+ */
+const pingPlugin = {
+  key: "ping",
+  definition: { name: "ping", initialState: () => ({ pings: 0 }) },
+  http: {
+    name: "ping",
+    routes: [
+      {
+        method: ["POST", "LIST"],
+        path: "/ping",
+        handler: ({ sim, request }) => {
+          const pings = sim.update("ping", (/** @type {import("infra-doubles/simulator").OperationContext<{ pings: number }>} */ ctx) => ++ctx.state.pings);
+          return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ pings, method: request.method, at: sim.now() }) };
+        },
+      },
+    ],
+    errorResponse: () => ({ status: 500, headers: {}, body: "error" }),
+    noRoute: () => ({ status: 404, headers: { "content-type": "application/json" }, body: '{"error":"no route"}' }),
+  },
+  defaultBases: { api: "https://ping.infra-doubles.test/api" },
+  serverBases: (origin) => ({ api: `${origin}/ping/api` }),
+  controls: () => ({}),
+};
+
+test("createDoubles() builds every registered service on a manual clock that advance() moves", () => {
+  const doubles = createDoubles({ seed: 1 });
+  assert.equal(new Date(doubles.now()).toISOString(), "2024-01-01T00:00:00.000Z");
+  assert.equal(doubles.advance("10m") - Date.UTC(2024, 0, 1), 600_000);
+  assert.deepEqual(Object.keys(doubles.baseUrls()), ALL_PLUGINS.map((p) => p.key));
+});
+
+test("the simulator subpath gives the clock and the kernel", () => {
+  const clock = new ManualClock("2024-05-01T00:00:00Z");
+  clock.advance("90s");
+  assert.equal(clock.now(), Date.UTC(2024, 4, 1, 0, 1, 30));
+  assert.equal(parseDuration("1h30m"), 5_400_000);
+  const sim = new Simulator({ clock, services: [] });
+  assert.equal(sim.now(), clock.now());
+});
+
+test("intercept() answers every service's base URL through nock, and close() removes it", async () => {
+  const doubles = createDoubles();
+  doubles.intercept();
+  for (const [key, bases] of Object.entries(doubles.baseUrls())) {
+    const response = await fetch(`${bases.api}/__infra_doubles_smoke__`);
+    assert.ok(response.status >= 400 && response.status < 500, `${key}: ${response.status}`);
+    assert.equal(response.headers.get("x-infra-doubles-bug"), null, key);
+  }
+  await doubles.close();
+  assert.deepEqual(nock.activeMocks(), []);
+});
+
+test("a plugin made from the public contract answers through nock with simulator time", async () => {
+  const doubles = new DoublesCore([pingPlugin], { seed: 2 });
+  const interception = doubles.intercept();
+  doubles.advance("1m");
+  const response = await fetch("https://ping.infra-doubles.test/api/ping", { method: "POST" });
+  assert.deepEqual(await response.json(), { pings: 1, method: "POST", at: Date.UTC(2024, 0, 1, 0, 1) });
+  assert.equal((await fetch("https://ping.infra-doubles.test/api/nope")).status, 404);
+  interception.stop();
+  assert.deepEqual(nock.activeMocks(), []);
+  const direct = interceptWithNock(doubles.handler);
+  direct.stop();
+});
+
+test("listen() serves LIST and the /_sim/ control API", async () => {
+  const doubles = new DoublesCore([pingPlugin]);
+  const server = await doubles.listen({ port: 0 });
+  try {
+    const listed = await fetch(`${server.url}/ping/api/ping`, { method: "LIST" });
+    assert.equal((await listed.json()).method, "LIST");
+    const advanced = await fetch(`${server.url}/_sim/clock/advance`, { method: "POST", body: '{"by":"30s"}' });
+    assert.equal((await advanced.json()).now, "2024-01-01T00:00:30.000Z");
+    const reset = await fetch(`${server.url}/_sim/reset`, { method: "POST" });
+    assert.equal(reset.status, 200);
+  } finally {
+    await server.close();
+  }
+  const bare = await startServer(() => doubles.handlerFor("http://127.0.0.1:1"));
+  await bare.close();
+});
+
+test("the infra-doubles binary serves and stops cleanly on SIGTERM", async () => {
+  const child = spawn("node_modules/.bin/infra-doubles", ["serve", "--port", "0", "--json"]);
+  let stdout = "";
+  const line = await new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      if (stdout.includes("\n")) resolve(stdout.slice(0, stdout.indexOf("\n")));
+    });
+    child.on("exit", (code) => reject(new Error(`exited early with ${code}`)));
+  });
+  const start = JSON.parse(line);
+  for (const plugin of ALL_PLUGINS) assert.ok(start[plugin.key], `banner has ${plugin.key}`);
+  const clock = await (await fetch(`${start.url}/_sim/clock`)).json();
+  assert.equal(clock.advanceable, true);
+  const exit = new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+  child.kill("SIGTERM");
+  assert.deepEqual(await exit, { code: 0, signal: null });
+});

@@ -1,0 +1,95 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { IdSource } from "../../../../src/simulator/kernel/ids.js";
+import {
+  CloudApiError,
+  STS_DURATION_LIMITS,
+  assumeRole,
+  createAccessKey,
+  createUser,
+  credentialStatus,
+  getFederationToken,
+} from "../../../../src/simulator/secrets/cloud/cloud-account.js";
+import { issueCredentials } from "../../../../src/simulator/secrets/cloud/credentials.js";
+import { longTermAccessKeyId, secretAccessKey, sessionToken, temporaryAccessKeyId } from "../../../../src/simulator/secrets/cloud/key-formats.js";
+import { writeRootConfig } from "../../../../src/simulator/secrets/cloud/root-config.js";
+import { writeRole } from "../../../../src/simulator/secrets/cloud/roles.js";
+import { initialCloudMountState } from "../../../../src/simulator/secrets/cloud/state.js";
+import { START, cloudHarness } from "./harness.js";
+
+const caller = { source: "static" as const, arn: "arn:aws:iam::123456789012:user/root" };
+
+function configured() {
+  const h = cloudHarness();
+  writeRootConfig(h.context(), { accessKey: "AKIAROOTROOTROOTROOT", secretKey: "s" });
+  writeRole(h.context(), "u", { credentialType: "iam_user", policyArns: ["arn:aws:iam::aws:policy/P"] });
+  writeRole(h.context(), "a", { credentialType: "assumed_role", roleArns: ["arn:aws:iam::123456789012:role/R"] });
+  return h;
+}
+
+describe("credential formats", () => {
+  it("draw 20-character key ids, 40-character secrets and long session tokens from the id source", () => {
+    fc.assert(
+      fc.property(fc.integer(), (seed) => {
+        const ids = new IdSource(seed);
+        expect(longTermAccessKeyId(ids)).toMatch(/^AKIA[A-Z2-7]{16}$/);
+        expect(temporaryAccessKeyId(ids)).toMatch(/^ASIA[A-Z2-7]{16}$/);
+        expect(secretAccessKey(ids)).toMatch(/^[A-Za-z0-9+/]{40}$/);
+        expect(sessionToken(ids).length).toBeGreaterThan(300);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe("the simulated provider", () => {
+  it("allows at most two access keys per user", () => {
+    const account = initialCloudMountState().account;
+    const ids = new IdSource(1);
+    createUser(account, { userName: "u", path: "/", permissionsBoundaryArn: "", origin: "scenario" }, 0, ids);
+    createAccessKey(account, "u", 0, ids);
+    createAccessKey(account, "u", 0, ids);
+    expect(() => createAccessKey(account, "u", 0, ids)).toThrow(new CloudApiError("LimitExceeded", "Cannot exceed quota for AccessKeysPerUser: 2"));
+  });
+
+  it("accepts STS durations exactly within the provider's ranges", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -10, max: 200_000 }), (seconds) => {
+        const account = initialCloudMountState().account;
+        const ids = new IdSource(seconds);
+        const assume = () => assumeRole(account, caller, { roleArn: "arn:aws:iam::123456789012:role/R", sessionName: "ab", durationSeconds: seconds, policyDocument: "", policyArns: [] }, 0, ids);
+        const federate = () => getFederationToken(account, { name: "ab", durationSeconds: seconds, policyDocument: "", policyArns: [] }, 0, ids);
+        const inRange = (limits: { min: number; max: number }) => seconds >= limits.min && seconds <= limits.max;
+        if (inRange(STS_DURATION_LIMITS.assumedRole)) expect(assume().expiresAt).toBe(seconds * 1000);
+        else expect(assume).toThrow(CloudApiError);
+        if (inRange(STS_DURATION_LIMITS.federationToken)) expect(federate().expiresAt).toBe(seconds * 1000);
+        else expect(federate).toThrow(CloudApiError);
+      }),
+    );
+  });
+});
+
+describe("dynamic credentials", () => {
+  it("live exactly as long as their lease (IAM users) or their own expiry (STS)", () => {
+    const h = configured();
+    const iam = issueCredentials(h.context(), { path: "creds", roleName: "u" });
+    const sts = issueCredentials(h.context(), { path: "sts", roleName: "a", ttlSeconds: 1800 });
+    expect(iam.lease.expiresAt - iam.lease.issuedAt).toBe(768 * 3_600_000);
+    expect(sts.lease.expiresAt - sts.lease.issuedAt).toBe(1_800_000);
+    h.advance(1_800_000 - 1);
+    expect(credentialStatus(h.mount.account, sts.accessKey, h.now())?.kind).toBe("assumed_role");
+    h.advance(1);
+    expect(credentialStatus(h.mount.account, sts.accessKey, h.now())).toBeUndefined();
+    expect(h.mount.account.sessions).toEqual({});
+    expect(credentialStatus(h.mount.account, iam.accessKey, h.now())?.kind).toBe("iam_user");
+    h.context().revokeLease(iam.lease.id);
+    expect(credentialStatus(h.mount.account, iam.accessKey, h.now())).toBeUndefined();
+  });
+
+  it("use the simulator clock for unix_time in names", () => {
+    const h = configured();
+    h.advance(60_000);
+    const issued = issueCredentials(h.context(), { path: "creds", roleName: "u" });
+    expect(issued.arn).toContain(`-${(START + 60_000) / 1000}-`);
+  });
+});
