@@ -41,7 +41,7 @@ export interface ServeCommand {
   readonly json: boolean;
 }
 
-/** Arguments that ask for help or cannot be used: print {@link USAGE} and exit with code 2. */
+/** Arguments that ask for help (print {@link USAGE}, exit 0) or cannot be used (usage on stderr, exit 2). */
 export interface UsageRequest {
   readonly command: "usage";
   /** What was wrong, or `undefined` for `--help`. */

@@ -16,7 +16,7 @@ export interface CliIo {
   };
 }
 
-/** Exit code for bad usage (and `--help`). */
+/** Exit code for bad usage (unknown flags, bad values). `--help` exits 0. */
 export const EXIT_USAGE = 2;
 
 /**
@@ -24,14 +24,18 @@ export const EXIT_USAGE = 2;
  * @param argv - the arguments after the script path, e.g. `["serve", "--port", "0", "--json"]`.
  * @param extra - for tests: the services or doubles to serve instead of the registered ones.
  * @returns the exit code: 0 after a clean stop on SIGINT/SIGTERM, 1 when the server cannot start,
- *   2 for `--help` and bad arguments (usage on stderr).
+ *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr).
  * @example
  * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signals: process });
  */
 export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<DevServerOptions, "plugins" | "doubles"> = {}): Promise<number> {
   const command = parseCommand(argv);
   if (command.command === "usage") {
-    if (command.problem !== undefined) io.stderr.write(`infra-doubles: ${command.problem}\n\n`);
+    if (command.problem === undefined) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    io.stderr.write(`infra-doubles: ${command.problem}\n\n`);
     io.stderr.write(USAGE);
     return EXIT_USAGE;
   }

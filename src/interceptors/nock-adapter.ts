@@ -10,9 +10,21 @@
  * - nock hands bodies over as strings, hex-encoding bytes that are not valid UTF-8: the exact bytes
  *   are recovered (see {@link recoverBytes}).
  */
-import nock from "nock";
+import { createRequire } from "node:module";
+import type nock from "nock";
 import type { Handler } from "./handler.js";
 import type { SimRequest } from "./http.js";
+
+/**
+ * nock is loaded on the first interception, not on import: loading nock activates its request
+ * interceptor process-wide, which a user of the server transport alone should not pay for (and
+ * which hangs node:http clients sending `LIST`). Resolved from this package, it is the same nock
+ * instance the user's tests import (a peer dependency).
+ */
+function loadNock(): typeof nock {
+  const load = typeof require === "function" ? require : createRequire(import.meta.url);
+  return load("nock") as typeof nock;
+}
 
 /** Methods intercepted on every origin (`LIST` included: `fetch` can send it through nock). */
 export const INTERCEPTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "LIST"] as const;
@@ -44,6 +56,7 @@ interface CapturedRequest {
  * await fetch("https://app.run-orchestration.test/api/v2/runs/run-123");
  */
 export function interceptWithNock(handler: Handler): NockInterception {
+  const nock = loadNock();
   const captured = new WeakMap<object, CapturedRequest>();
   const scopes: nock.Scope[] = [];
   const interceptors: nock.Interceptor[] = [];

@@ -86,8 +86,17 @@ describe("infra-doubles serve, in process", () => {
     expect(await run.exit).toBe(0);
   });
 
-  it("prints usage on stderr with exit code 2 for --help and bad arguments", async () => {
-    for (const argv of [["--help"], ["serve", "--help"], ["serve", "--nope"], ["serve", "--port", "x"], [], ["launch"]]) {
+  it("prints usage on stdout with exit code 0 for --help", async () => {
+    for (const argv of [["--help"], ["serve", "--help"], ["-h"]]) {
+      const run = launch(argv);
+      expect(await run.exit, argv.join(" ")).toBe(0);
+      expect(run.err).toEqual([]);
+      expect(run.out.join("")).toBe(USAGE);
+    }
+  });
+
+  it("prints usage on stderr with exit code 2 for bad arguments", async () => {
+    for (const argv of [["serve", "--nope"], ["serve", "--port", "x"], [], ["launch"]]) {
       const run = launch(argv);
       expect(await run.exit, argv.join(" ")).toBe(EXIT_USAGE);
       expect(run.out).toEqual([]);

@@ -1,11 +1,36 @@
 /**
- * Request bodies decoded the way the real (Go) service decodes them: field names match
- * case-insensitively, unknown fields and `null` are ignored, a value of the wrong JSON type is an
- * error worded like Go's `encoding/json` (`json: cannot unmarshal number into Go struct field
- * ACLToken.Description of type string`), and an empty body is `EOF`.
+ * Request bodies decoded the way the real (Go) service decodes them (`encoding/json` with
+ * `DisallowUnknownFields`): field names match case-insensitively, `null` is ignored, a key that
+ * names no field of the Go struct is an error (`json: unknown field "Bogus"`), a value of the wrong
+ * JSON type is an error worded like Go's (`json: cannot unmarshal number into Go struct field
+ * ACLToken.Description of type string`), fields are checked in document order so the first bad
+ * key is the one reported, and an empty body is `EOF`.
  */
 import { DomainError } from "../../simulator/kernel/errors.js";
 import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
+import { goQuote } from "../../simulator/access-control/selector/go-string.js";
+
+/** Reads one field of a struct (and so checks its JSON type); the value is what the decoder keeps. */
+export type FieldReader<T> = (body: GoObject, field: string) => T;
+
+/** The fields of a Go struct, by their Go names, each with its reader (`undefined`: not a field). */
+export type FieldReaders = Readonly<Record<string, FieldReader<unknown> | undefined>>;
+
+/** What {@link GoObject.decode} returns for `R`: each field's value, absent when not in the body. */
+export type Decoded<R extends FieldReaders> = {
+  -readonly [K in keyof R]?: R[K] extends FieldReader<infer T> | undefined ? Exclude<T, undefined> : never;
+};
+
+/** Options of {@link GoObject.parse}. */
+export interface GoParseOptions {
+  /** An empty body decodes as `{}` instead of failing with `EOF`. */
+  readonly allowEmpty?: boolean;
+  /**
+   * Rewords the unknown-field message for `key` (the real service adds a note to an unknown
+   * `Namespace` when namespaces are off). Applies to nested objects too.
+   */
+  readonly rewordUnknown?: (message: string, key: string) => string;
+}
 
 /** A decoded JSON object with Go-style field lookup. */
 export class GoObject {
@@ -14,16 +39,16 @@ export class GoObject {
     /** Go struct name for error messages, e.g. `ACLToken`, or a path like `ACLToken.Policies`. */
     readonly struct: string,
     private readonly fail: (message: string) => DomainError,
+    private readonly options: GoParseOptions = {},
   ) {}
 
   /**
    * Parses `text` as a JSON object.
-   * @param allowEmpty - an empty body decodes as `{}` instead of failing with `EOF`.
    * @throws {DomainError} from `fail` with Go's wording for syntax errors and non-objects.
    */
-  static parse(text: string, struct: string, fail: (message: string) => DomainError, allowEmpty = false): GoObject {
+  static parse(text: string, struct: string, fail: (message: string) => DomainError, options: GoParseOptions = {}): GoObject {
     if (text.trim() === "") {
-      if (allowEmpty) return new GoObject({}, struct, fail);
+      if (options.allowEmpty === true) return new GoObject({}, struct, fail, options);
       throw fail("EOF");
     }
     let parsed: unknown;
@@ -32,11 +57,35 @@ export class GoObject {
     } catch (error) {
       throw fail(syntaxMessage(text, error));
     }
-    if (parsed === null) return new GoObject({}, struct, fail);
+    if (parsed === null) return new GoObject({}, struct, fail, options);
     if (typeof parsed !== "object" || Array.isArray(parsed)) {
       throw fail(`json: cannot unmarshal ${jsonType(parsed)} into Go value of type structs.${struct}`);
     }
-    return new GoObject(parsed as Record<string, unknown>, struct, fail);
+    return new GoObject(parsed as Record<string, unknown>, struct, fail, options);
+  }
+
+  /**
+   * Decodes the struct: every key of the object, in document order, must name one of `readers`'
+   * fields (exactly, else case-insensitively, like Go), and is read by its reader (which checks its
+   * type). Fields absent from the body are left out of the result.
+   * @throws {DomainError} from `fail`: `json: unknown field "<key>"`, or the reader's type error,
+   * whichever comes first in the body.
+   */
+  decode<R extends FieldReaders>(readers: R): Decoded<R> {
+    const names = Object.keys(readers).filter((name) => readers[name] !== undefined);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(this.value)) {
+      const lower = key.toLowerCase();
+      const field = names.includes(key) ? key : names.find((n) => n.toLowerCase() === lower);
+      const reader = field === undefined ? undefined : readers[field];
+      if (field === undefined || reader === undefined) {
+        const message = `json: unknown field ${goQuote(key)}`;
+        throw this.fail(this.options.rewordUnknown ? this.options.rewordUnknown(message, key) : message);
+      }
+      const value = reader(this, field);
+      if (value !== undefined) out[field] = value;
+    }
+    return out as Decoded<R>;
   }
 
   /** The raw value of `field` (exact name first, then case-insensitive), `undefined` for absent or null. */
@@ -56,6 +105,17 @@ export class GoObject {
     const value = this.raw(field);
     if (value === undefined) return undefined;
     if (typeof value !== "string") throw this.mismatch(field, value, "string");
+    return value;
+  }
+
+  /** An unsigned integer field (Go `uint64`), e.g. `CreateIndex`. */
+  uint(field: string): number | undefined {
+    const value = this.raw(field);
+    if (value === undefined) return undefined;
+    if (typeof value !== "number") throw this.mismatch(field, value, "uint64");
+    if (!Number.isInteger(value) || value < 0) {
+      throw this.fail(`json: cannot unmarshal number ${JSON.stringify(value)} into Go struct field ${this.struct}.${field} of type uint64`);
+    }
     return value;
   }
 
@@ -101,7 +161,7 @@ export class GoObject {
     return value.flatMap((item) => {
       if (item === null) return [];
       if (typeof item !== "object" || Array.isArray(item)) throw this.mismatch(field, item, `structs.${goType}`);
-      return [decode(new GoObject(item as Record<string, unknown>, `${this.struct}.${field}`, this.fail))];
+      return [decode(new GoObject(item as Record<string, unknown>, `${this.struct}.${field}`, this.fail, this.options))];
     });
   }
 
@@ -121,7 +181,7 @@ export class GoObject {
   }
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Parses an RFC 3339 timestamp to ms since the epoch, or `undefined` when it is not one. */
 export function parseRfc3339(text: string): number | undefined {
@@ -131,13 +191,20 @@ export function parseRfc3339(text: string): number | undefined {
   const month = Number(mo);
   const day = Number(d);
   if (month < 1 || month > 12 || day < 1 || day > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
-  const base = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s));
-  if (new Date(base).getUTCDate() !== day) return undefined;
+  // setUTCFullYear, not Date.UTC: years 0-99 must not become 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), month - 1, day);
+  date.setUTCHours(Number(h), Number(mi), Number(s), 0);
+  const base = date.getTime();
+  if (date.getUTCDate() !== day) return undefined;
   const ms = fraction ? Math.floor(Number(`0${fraction}`) * 1000) : 0;
   let offset = 0;
-  if (zone && zone.toUpperCase() !== "Z") {
+  if (zone && zone !== "Z") {
     const sign = zone.startsWith("-") ? -1 : 1;
-    offset = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000;
+    const hours = Number(zone.slice(1, 3));
+    const minutes = Number(zone.slice(4, 6));
+    if (hours > 23 || minutes > 59) return undefined;
+    offset = sign * (hours * 60 + minutes) * 60_000;
   }
   return base + ms - offset;
 }

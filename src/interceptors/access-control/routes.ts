@@ -13,6 +13,7 @@ import {
   updateBindingRule,
 } from "../../simulator/access-control/binding-rules.js";
 import { login, logout } from "../../simulator/access-control/login.js";
+import { checkNamespaceParameter, type RequestScope } from "../../simulator/access-control/authorization.js";
 import { ACCESS_CONTROL, type AccessControlState } from "../../simulator/access-control/state.js";
 import {
   cloneToken,
@@ -29,7 +30,7 @@ import { DomainError } from "../../simulator/kernel/errors.js";
 import { json, type Route, type RouteContext, type SimResponse } from "../http.js";
 import { matchPath } from "../router.js";
 import { blockingRead } from "./blocking.js";
-import { decodeBindingRuleBody, decodeCloneBody, decodeLoginBody, decodeTokenBody } from "./bodies.js";
+import { decodeBindingRuleBody, decodeCloneBody, decodeLoginBody, decodeTokenBody, type BodyOptions } from "./bodies.js";
 import { accessControlNoRoute } from "./errors.js";
 import { requestScope } from "./request-scope.js";
 import { bindingRuleWire, expandedTokenWire, tokenWire } from "./wire.js";
@@ -40,6 +41,18 @@ function write<R>(ctx: RouteContext, operation: (op: OperationContext<AccessCont
 
 function read<R>(ctx: RouteContext, operation: (op: ReadContext<AccessControlState>) => R): R {
   return ctx.sim.read<AccessControlState, R>(ACCESS_CONTROL, operation);
+}
+
+/**
+ * What a write needs before its body is read: the namespace hints are checked first (the real
+ * service parses them before decoding the body), and the decoders learn whether `Namespace` is a
+ * field (the enterprise option).
+ */
+function beforeBody(ctx: RouteContext, scope: RequestScope, operation: string): BodyOptions {
+  return read(ctx, (op) => {
+    checkNamespaceParameter(op.state, scope, operation);
+    return { namespaces: op.state.settings.namespaces };
+  });
 }
 
 function badRequest(operation: string, message: string): DomainError {
@@ -68,8 +81,8 @@ const endpoints: Route[] = [
     method: "PUT",
     path: "/acl/token",
     handler: (ctx) => {
-      const input = decodeTokenBody(ctx.request, "create token");
       const scope = requestScope(ctx.request, ctx.query);
+      const input = decodeTokenBody(ctx.request, "create token", beforeBody(ctx, scope, "create token"));
       return json(200, tokenWire(write(ctx, (op) => createToken(op, scope, input))));
     },
   },
@@ -88,8 +101,8 @@ const endpoints: Route[] = [
     method: "PUT",
     path: "/acl/token/:AccessorID/clone",
     handler: (ctx) => {
-      const input = decodeCloneBody(ctx.request);
       const scope = requestScope(ctx.request, ctx.query);
+      const input = decodeCloneBody(ctx.request, beforeBody(ctx, scope, "clone token"));
       const id = ctx.params.AccessorID ?? "";
       return json(200, tokenWire(write(ctx, (op) => cloneToken(op, scope, id, input))));
     },
@@ -112,12 +125,12 @@ const endpoints: Route[] = [
     path: "/acl/token/:AccessorID",
     handler: (ctx) => {
       const operation = "update token";
-      const input = decodeTokenBody(ctx.request, operation);
+      const scope = requestScope(ctx.request, ctx.query);
+      const input = decodeTokenBody(ctx.request, operation, beforeBody(ctx, scope, operation));
       const id = ctx.params.AccessorID ?? "";
       if (input.accessorId !== undefined && input.accessorId !== "" && input.accessorId !== id) {
         throw badRequest(operation, "Token Accessor ID in URL and payload do not match");
       }
-      const scope = requestScope(ctx.request, ctx.query);
       return json(200, tokenWire(write(ctx, (op) => updateToken(op, scope, id, input))));
     },
   },
@@ -153,9 +166,9 @@ const endpoints: Route[] = [
     path: "/acl/binding-rule",
     handler: (ctx) => {
       const operation = "create binding rule";
-      const input = decodeBindingRuleBody(ctx.request, operation);
-      if (input.id !== undefined && input.id !== "") throw badRequest(operation, "Cannot specify the ID when creating a new binding rule");
       const scope = requestScope(ctx.request, ctx.query);
+      const input = decodeBindingRuleBody(ctx.request, operation, beforeBody(ctx, scope, operation));
+      if (input.id !== undefined && input.id !== "") throw badRequest(operation, "Cannot specify the ID when creating a new binding rule");
       return json(200, bindingRuleWire(write(ctx, (op) => createBindingRule(op, scope, input))));
     },
   },
@@ -176,12 +189,12 @@ const endpoints: Route[] = [
     path: "/acl/binding-rule/:id",
     handler: (ctx) => {
       const operation = "update binding rule";
-      const input = decodeBindingRuleBody(ctx.request, operation);
+      const scope = requestScope(ctx.request, ctx.query);
+      const input = decodeBindingRuleBody(ctx.request, operation, beforeBody(ctx, scope, operation));
       const id = ctx.params.id ?? "";
       if (input.id !== undefined && input.id !== "" && input.id !== id) {
         throw badRequest(operation, "BindingRule ID in URL and payload do not match");
       }
-      const scope = requestScope(ctx.request, ctx.query);
       return json(200, bindingRuleWire(write(ctx, (op) => updateBindingRule(op, scope, id, input))));
     },
   },
@@ -210,8 +223,8 @@ const endpoints: Route[] = [
     method: "POST",
     path: "/acl/login",
     handler: (ctx) => {
-      const input = decodeLoginBody(ctx.request);
       const scope = requestScope(ctx.request, ctx.query);
+      const input = decodeLoginBody(ctx.request, beforeBody(ctx, scope, "login"));
       return json(200, tokenWire(write(ctx, (op) => login(op, { ...scope, secret: undefined }, input))));
     },
   },
@@ -220,6 +233,10 @@ const endpoints: Route[] = [
     path: "/acl/logout",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
+      // The real HTTP handler refuses a logout without any token before asking the servers.
+      if (scope.secret === undefined) {
+        throw new DomainError({ code: "unauthenticated", service: ACCESS_CONTROL, operation: "logout", message: "Supplied token does not exist", status: 401 });
+      }
       return json(200, write(ctx, (op) => logout(op, scope)));
     },
   },

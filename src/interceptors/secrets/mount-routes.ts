@@ -62,9 +62,14 @@ function config(ctx: CoreRouteContext): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** Whether a `sys/mounts/*path` request is a tune of the mount (`<mount>/tune`), not a mount at a path ending in "tune". */
+function isTune(raw: string): boolean {
+  return raw.endsWith("/tune") || raw === "tune";
+}
+
 function mountOrTune(ctx: CoreRouteContext): EngineResult {
   const raw = ctx.params.path ?? "";
-  if (raw.endsWith("/tune") || raw === "tune") {
+  if (isTune(raw)) {
     const path = raw.slice(0, -"tune".length);
     if (ctx.operation === "read") return { kind: "data", data: tuneView(mountOf(ctx, path)) };
     if (ctx.operation !== "create-or-update") throw new DomainError({ code: "unsupported", service: "secrets", operation: "tune mount", message: "1 error occurred:\n\t* unsupported operation\n\n", status: 405 });
@@ -108,7 +113,7 @@ export const MOUNT_ROUTES: readonly CoreRoute[] = Object.freeze([
     operations: ["read", "create-or-update", "delete"],
     path: "/sys/mounts/*path",
     capabilities: (ctx) => {
-      const tune = (ctx.params.path ?? "").endsWith("tune");
+      const tune = isTune(ctx.params.path ?? "");
       if (ctx.operation === "read") return ["read"];
       if (tune) return ["update"];
       return ctx.operation === "delete" ? ["delete", "sudo"] : ["update", "sudo"];

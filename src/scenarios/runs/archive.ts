@@ -23,7 +23,11 @@ export function configurationArchive(files: Readonly<Record<string, string>> = {
   return new Uint8Array(gzipSync(Buffer.concat(blocks), { level: 9 }));
 }
 
-/** The configuration of the default archive. */
+/**
+ * The configuration of the default archive.
+ * @example
+ * configurationArchive({ "main.tf": DEFAULT_MAIN_TF })
+ */
 export const DEFAULT_MAIN_TF = 'resource "null_resource" "example" {}\n';
 
 function header(path: string, size: number): Buffer {

@@ -51,7 +51,12 @@ function levels(value: unknown, name: string): Record<string, PermissionLevel> |
   return value as Record<string, PermissionLevel>;
 }
 
-/** Builds the control routes over the scenario controls. */
+/**
+ * Builds the control routes over the scenario controls.
+ * @example
+ * // curl -X POST $ORIGIN/_sim/runs/runs/run-abc/step  ->  {"status":"fetching"}
+ * const routes = runsControlRoutes(doubles.runs);
+ */
 export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
   return [
     {

@@ -10,7 +10,11 @@ import { runsControlRoutes } from "./control-routes.js";
 import { runsDefaultScenario } from "./default-scenario.js";
 import { RunsScenario } from "./runs-scenario.js";
 
-/** Where the run orchestration service answers through nock unless `baseUrls.runs` says otherwise. */
+/**
+ * Where the run orchestration service answers through nock unless `baseUrls.runs` says otherwise.
+ * @example
+ * createDoubles({ baseUrls: { runs: { api: "https://tfe.example/api/v2", archive: "https://archive.example" } } })
+ */
 export const RUNS_DEFAULT_BASES: Readonly<Record<string, string>> = Object.freeze({
   api: "https://app.run-orchestration.test/api/v2",
   archive: "https://archivist.run-orchestration.test",

@@ -576,7 +576,11 @@ function toMs(duration: Duration, what: string): number {
   return ms;
 }
 
-/** Turns a user's {@link OutcomeScript} into the simulator's {@link OutcomeOverride}. */
+/**
+ * Turns a user's {@link OutcomeScript} into the simulator's {@link OutcomeOverride}.
+ * @example
+ * toOverride({ durations: { plan: "2m" } }) // { durations: { plan: 120_000 } }
+ */
 export function toOverride(script: OutcomeScript): OutcomeOverride {
   const { durations, resources, ...rest } = script;
   const checks: [unknown, readonly unknown[], string][] = [

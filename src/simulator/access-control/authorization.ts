@@ -32,9 +32,14 @@ export interface RequestScope {
 /** An ACL permission level on the `acl` resource. */
 export type AclAccess = "none" | "read" | "write";
 
-/** Whether `token` is expired at `now` (usable exactly while `now < ExpirationTime`). */
+/**
+ * Whether `token` is expired at `now` (ms since the epoch): its ExpirationTime "has passed"
+ * (spec "States and transitions"), i.e. `ExpirationTime < now`, like the real service's
+ * `ExpirationTime.Before(now)`. A token is still usable at exactly its ExpirationTime.
+ * @example isExpired(token, token.expirationTime) // false; isExpired(token, token.expirationTime + 1) // true
+ */
 export function isExpired(token: TokenRecord, now: number): boolean {
-  return token.expirationTime !== null && now >= token.expirationTime;
+  return token.expirationTime !== null && now > token.expirationTime;
 }
 
 /** The live (not expired) token with this AccessorID, if any. */
@@ -66,12 +71,19 @@ export function resolveCaller(state: AccessControlState, now: number, scope: Req
 }
 
 /**
- * Refuses the `ns` query parameter when namespaces are off (the non-enterprise service answers
- * 400). Runs before anything else, like the real service's request parsing.
- * @throws {DomainError} `malformed`.
+ * Refuses the namespace hints when namespaces are off, as the non-enterprise service does (400):
+ * the `X-Acl-Namespace` header first, then the `ns` query parameter. Runs before anything else,
+ * like the real service's request parsing. (`GET /acl/token/self` and logout do not check them.)
+ * @throws {DomainError} `malformed`: `Invalid header: "X-Acl-Namespace" - Namespaces are an
+ * enterprise feature`, `Invalid query parameter: "ns" - Namespaces are an enterprise feature`.
+ * @example checkNamespaceParameter(state, { namespaceParam: "team-a" }, "list tokens") // throws without namespaces
  */
 export function checkNamespaceParameter(state: AccessControlState, scope: RequestScope, operation: string): void {
-  if (!state.settings.namespaces && scope.namespaceParam !== undefined && scope.namespaceParam !== "") {
+  if (state.settings.namespaces) return;
+  if (scope.namespaceHeader !== undefined && scope.namespaceHeader !== "") {
+    throw malformed(operation, 'Invalid header: "X-Acl-Namespace" - Namespaces are an enterprise feature');
+  }
+  if (scope.namespaceParam !== undefined && scope.namespaceParam !== "") {
     throw malformed(operation, 'Invalid query parameter: "ns" - Namespaces are an enterprise feature');
   }
 }

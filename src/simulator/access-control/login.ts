@@ -130,15 +130,20 @@ export function login(ctx: OperationContext<AccessControlState>, scope: RequestS
 
 /**
  * Logs out (`POST /acl/logout`): destroys the login-created token whose secret is presented.
+ * (The HTTP layer answers a request without any secret itself: 401 `Supplied token does not exist`.)
  * @returns `true`.
  * @throws {DomainError} `unauthenticated` (403 `ACL not found`) without a secret or for an unknown
- * one, `forbidden` (403 `Permission denied`) for a token not created by login.
+ * one, `forbidden` (403 `Permission denied: token wasn't created via login`) for a token not
+ * created by login.
+ * @example logout(ctx, { secret: loginToken.secretId }) // true
  */
 export function logout(ctx: OperationContext<AccessControlState>, scope: RequestScope): true {
   const operation = "logout";
   const token = scope.secret ? liveTokenBySecret(ctx.state, scope.secret, ctx.now) : undefined;
   if (!token) throw aclNotFound(operation);
-  if (token.authMethod === "") throw aclError("forbidden", operation, "Permission denied", { resource: token.accessorId });
+  if (token.authMethod === "") {
+    throw aclError("forbidden", operation, "Permission denied: token wasn't created via login", { resource: token.accessorId });
+  }
   removeToken(ctx, token);
   return true;
 }

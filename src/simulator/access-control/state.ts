@@ -34,7 +34,7 @@ export interface TokenRecord {
   authMethod: string;
   /** Namespace of that auth method (enterprise); empty when `authMethod` is. */
   authMethodNamespace: string;
-  /** ms since the epoch, or null for no expiry. The token is usable while `now < expirationTime`. */
+  /** ms since the epoch, or null for no expiry. The token is usable while `now <= expirationTime`. */
   expirationTime: number | null;
   namespace: string;
   /** ms since the epoch. */

@@ -1,6 +1,6 @@
 /**
  * Token operations: create, read (plain or expanded), self, update, clone, delete, list, and the
- * expiry move that revokes a token once the simulator clock reaches its ExpirationTime.
+ * expiry move that revokes a token once the simulator clock passes its ExpirationTime.
  *
  * Spec: access-control.md "Token endpoints", "Update rules", "Create rules", "Limits",
  * "Authentication"; FIDELITY.md "Access control" (wording of each refusal).
@@ -19,7 +19,7 @@ import {
   selectNamespace,
   type RequestScope,
 } from "./authorization.js";
-import { aclError, aclNotFound, invalid } from "./errors.js";
+import { aclError, aclNotFound, invalid, malformed } from "./errors.js";
 import { contentHash } from "./hash.js";
 import {
   checkNodeIdentities,
@@ -223,7 +223,8 @@ export function setToken(ctx: Ctx, input: TokenInput, namespace: string, options
   state.tokens[accessorId] = record;
   state.secrets[secretId] = accessorId;
   if (options.create && expirationTime !== null) {
-    state.expiryMoves[accessorId] = ctx.schedule(expirationTime, TOKEN_EXPIRE_MOVE, accessorId);
+    // Revoked once ExpirationTime has passed: the first millisecond after it.
+    state.expiryMoves[accessorId] = ctx.schedule(expirationTime + 1, TOKEN_EXPIRE_MOVE, accessorId);
   }
   return record;
 }
@@ -375,7 +376,7 @@ export function readToken(
  */
 export function readSelf(ctx: ReadContext<AccessControlState>, scope: RequestScope): TokenView {
   const operation = "read own token";
-  checkNamespaceParameter(ctx.state, scope, operation);
+  // The real service reads no namespace hints here (no `ns` or header check): the secret decides.
   const token = scope.secret ? liveTokenBySecret(ctx.state, scope.secret, ctx.now) : undefined;
   if (!token) throw aclNotFound(operation);
   return tokenView(ctx.state, token, true);
@@ -385,12 +386,16 @@ export function readSelf(ctx: ReadContext<AccessControlState>, scope: RequestSco
  * Lists live tokens (`GET /acl/tokens`), sorted by AccessorID. Needs `acl:read` (with `ns=*`, the
  * namespaces where the caller has it). At most one of `policy`, `role`, `serviceName` and
  * `authMethod` may be given.
- * @throws {DomainError} `invalid` when several filters are combined.
+ * @throws {DomainError} `malformed` for namespace hints (`ns`, the header, `authmethod-ns`) without
+ * namespaces; `invalid` when several filters are combined.
  */
 export function listTokens(ctx: ReadContext<AccessControlState>, scope: RequestScope, filters: TokenListFilters = {}): TokenView[] {
   const operation = "list tokens";
   const { state } = ctx;
   checkNamespaceParameter(state, scope, operation);
+  if (!state.settings.namespaces && filters.authMethodNamespace !== undefined && filters.authMethodNamespace !== "") {
+    throw malformed(operation, 'Invalid query parameter: "authmethod-ns" - Namespaces are an enterprise feature');
+  }
   const caller = resolveCaller(state, ctx.now, scope, operation);
   const namespace = selectNamespace(state, scope, caller);
   const wildcard = namespace === "*";
@@ -415,7 +420,7 @@ export function listTokens(ctx: ReadContext<AccessControlState>, scope: RequestS
   return out;
 }
 
-/** The expiry move: revokes the token once its ExpirationTime has come. */
+/** The expiry move: revokes the token once its ExpirationTime has passed (scheduled 1 ms after it). */
 export function expireToken(ctx: Ctx, accessorId: string): void {
   delete ctx.state.expiryMoves[accessorId];
   const token = ctx.state.tokens[accessorId];

@@ -37,6 +37,8 @@ const CAPABILITY_LEVEL: Readonly<Record<Capability, PermissionLevel>> = Object.f
  * Resolves a bearer token.
  * @param secret - the value after `Bearer `, or undefined when the header is missing.
  * @throws {DomainError} `unauthenticated` (401) for a missing or unknown token.
+ * @example
+ * const caller = authenticate(ctx.state, "abc.atlasv1.def", "show run");
  */
 export function authenticate(state: RunsState, secret: string | undefined, operation: string): Caller {
   const token = secret === undefined || secret === "" ? undefined : state.tokens[secret];
@@ -66,7 +68,11 @@ export function authenticate(state: RunsState, secret: string | undefined, opera
   }
 }
 
-/** The caller's permission level on `workspace`, or null when it may not even see it. */
+/**
+ * The caller's permission level on `workspace`, or null when it may not even see it.
+ * @example
+ * permissionLevel(ctx.state, caller, workspace) // "write"
+ */
 export function permissionLevel(state: RunsState, caller: Caller, workspace: Workspace): PermissionLevel | null {
   const levels: PermissionLevel[] = [];
   const org = workspace.organization;
@@ -101,13 +107,21 @@ function highest(levels: readonly PermissionLevel[]): PermissionLevel | null {
   return best < 0 ? null : (PERMISSION_LEVELS[best] ?? null);
 }
 
-/** Whether a level includes a capability. */
+/**
+ * Whether a level includes a capability.
+ * @example
+ * levelAllows("plan", "apply-runs") // false
+ */
 export function levelAllows(level: PermissionLevel | null, capability: Capability): boolean {
   if (level === null) return false;
   return PERMISSION_LEVELS.indexOf(level) >= PERMISSION_LEVELS.indexOf(CAPABILITY_LEVEL[capability]);
 }
 
-/** Whether the caller holds `capability` on `workspace` (organization tokens: see {@link requireCapability}). */
+/**
+ * Whether the caller holds `capability` on `workspace` (organization tokens: see {@link requireCapability}).
+ * @example
+ * can(ctx.state, caller, workspace, "apply-runs") // true for write and admin
+ */
 export function can(state: RunsState, caller: Caller, workspace: Workspace, capability: Capability): boolean {
   if (caller.tokenKind === "organization" && capability !== "read-runs") return false;
   return levelAllows(permissionLevel(state, caller, workspace), capability);
@@ -119,6 +133,8 @@ export function can(state: RunsState, caller: Caller, workspace: Workspace, capa
  *   call (create configuration version, create run and the five run actions); `"allowed"` lets an
  *   organization token through on its own organization's workspaces.
  * @throws {DomainError} `not_found` (404) when the caller may not see the workspace or lacks the capability.
+ * @example
+ * requireCapability(ctx.state, caller, workspace, "queue-plans", "create run", workspace.id, { organizationTokens: "refused" });
  */
 export function requireCapability(
   state: RunsState,
@@ -139,6 +155,8 @@ export function requireCapability(
 /**
  * Requires a site administrator (engine versions admin API).
  * @throws {DomainError} `not_found` (404) for every other caller.
+ * @example
+ * requireSiteAdmin(caller, "list engine versions"); // throws not_found unless a site administrator
  */
 export function requireSiteAdmin(caller: Caller, operation: string): void {
   if (!caller.siteAdmin) throw notFound(operation);

@@ -5,7 +5,11 @@
  */
 import { defineMachine, type Machine } from "../kernel/machine.js";
 
-/** Every configuration version state of the spec. */
+/**
+ * Every configuration version state of the spec.
+ * @example
+ * CONFIGURATION_VERSION_STATUSES.includes("archived") // true
+ */
 export const CONFIGURATION_VERSION_STATUSES = Object.freeze(["pending", "fetching", "uploaded", "archived", "errored"] as const);
 
 /** A configuration version state (`data.attributes.status`). */

@@ -28,7 +28,11 @@ import {
 
 type Ctx = OperationContext<RunsState>;
 
-/** Name of the timed move that completes a VCS fetch. */
+/**
+ * Name of the timed move that completes a VCS fetch.
+ * @example
+ * ctx.schedule(ctx.now + 5_000, VCS_FETCH_MOVE, { configurationVersionId: "cv-abc" });
+ */
 export const VCS_FETCH_MOVE = "configuration-version-fetch";
 
 /** Attributes of a new configuration version (spec: "Create configuration version body"). */
@@ -41,7 +45,11 @@ export interface ConfigurationVersionInput {
   readonly provisional?: boolean;
 }
 
-/** A workspace the caller may see, or 404. */
+/**
+ * A workspace the caller may see, or 404.
+ * @example
+ * const workspace = visibleWorkspace(ctx.state, caller, "ws-abc", "list runs");
+ */
 export function visibleWorkspace(state: RunsState, caller: Caller, workspaceId: string, operation: string): Workspace {
   const workspace = state.workspaces[workspaceId];
   if (workspace === undefined) throw notFound(operation, workspaceId);
@@ -52,6 +60,8 @@ export function visibleWorkspace(state: RunsState, caller: Caller, workspaceId: 
 /**
  * A configuration version the caller may see (read runs on its workspace).
  * @throws {DomainError} `not_found` when missing or invisible.
+ * @example
+ * const version = visibleConfigurationVersion(ctx.state, caller, "cv-abc", "show configuration version");
  */
 export function visibleConfigurationVersion(state: RunsState, caller: Caller, id: string, operation: string): ConfigurationVersion {
   const version = state.configurationVersions[id];
@@ -116,6 +126,8 @@ export interface UploadResult {
  * a run queued when `auto-queue-runs`), or `errored` when the workspace's upload outcome says so.
  * The token is one-shot.
  * @throws {DomainError} `not_found` for an unknown or used upload token.
+ * @example
+ * const { run } = uploadArchive(ctx, version.uploadToken ?? "", bytes); // run queued unless auto-queue-runs is false
  */
 export function uploadArchive(ctx: Ctx, token: string, bytes: Uint8Array): UploadResult {
   const version = Object.values(ctx.state.configurationVersions).find((v) => v.uploadToken !== null && v.uploadToken === token);
@@ -176,6 +188,8 @@ export interface CommitInput {
  * attributes; the fetch completes after `durations.vcsFetch` (timed), at once (immediate) or on
  * `step` (manual), then a run is queued (`svc-configuration-version`).
  * @throws {UsageError} for an unknown workspace or one without a VCS repository.
+ * @example
+ * pushCommit(ctx, { workspaceId: "ws-abc", message: "Add bucket", archive: bytes }); // status "fetching"
  */
 export function pushCommit(ctx: Ctx, input: CommitInput): ConfigurationVersion {
   const workspace = ctx.state.workspaces[input.workspaceId];
@@ -271,6 +285,8 @@ function createVcsUser(ctx: Ctx, username: string): { id: string } {
  * Completes the fetch of a VCS-created version: `uploaded` and a run queued (message = the commit
  * message), or `errored`.
  * @throws {UsageError} when the version is not `fetching`.
+ * @example
+ * completeFetch(ctx, "cv-abc").status // "uploaded" (and a run is queued)
  */
 export function completeFetch(ctx: Ctx, configurationVersionId: string): ConfigurationVersion {
   const version = ctx.state.configurationVersions[configurationVersionId];
@@ -295,7 +311,11 @@ export function completeFetch(ctx: Ctx, configurationVersionId: string): Configu
   return version;
 }
 
-/** The timed move handler of a VCS fetch. */
+/**
+ * The timed move handler of a VCS fetch.
+ * @example
+ * const definition = { ...runsDefinition, moves: { [VCS_FETCH_MOVE]: vcsFetchMove } };
+ */
 export function vcsFetchMove(ctx: Ctx, payload: MovePayload): void {
   const { configurationVersionId } = payload as { configurationVersionId: string };
   const version = ctx.state.configurationVersions[configurationVersionId];
@@ -304,7 +324,11 @@ export function vcsFetchMove(ctx: Ctx, payload: MovePayload): void {
   completeFetch(ctx, configurationVersionId);
 }
 
-/** Whether runs may use this version: `uploaded`, or `archived` when VCS-created. */
+/**
+ * Whether runs may use this version: `uploaded`, or `archived` when VCS-created.
+ * @example
+ * isUsable(version) // true when uploaded, or archived and VCS-created
+ */
 export function isUsable(version: ConfigurationVersion): boolean {
   return version.status === "uploaded" || (version.status === "archived" && version.vcs);
 }
@@ -313,6 +337,8 @@ export function isUsable(version: ConfigurationVersion): boolean {
  * Archives an API-created, `uploaded` version with no runs in progress; its archive is discarded.
  * @throws {DomainError} `not_found` (404) when missing or invisible (or the caller may not queue
  *   plans there); `conflict` (409) when not archivable or VCS-created.
+ * @example
+ * archiveConfigurationVersion(ctx, caller, "cv-abc").status // "archived"
  */
 export function archiveConfigurationVersion(ctx: Ctx, caller: Caller, id: string): ConfigurationVersion {
   const operation = "archive configuration version";
@@ -338,6 +364,8 @@ export function archiveConfigurationVersion(ctx: Ctx, caller: Caller, id: string
 /**
  * Creates a temporary download link of an `uploaded` version's archive.
  * @throws {DomainError} `not_found` when missing, invisible or not `uploaded`.
+ * @example
+ * const { token, expiresAt } = createDownloadLink(ctx, caller, "cv-abc");
  */
 export function createDownloadLink(ctx: Ctx, caller: Caller, id: string): DownloadLink {
   const operation = "download configuration files";
@@ -359,6 +387,8 @@ export function createDownloadLink(ctx: Ctx, caller: Caller, id: string): Downlo
 /**
  * The bytes behind a download link.
  * @throws {DomainError} `not_found` when the link is unknown or expired, or the archive is gone.
+ * @example
+ * const bytes = readDownload(ctx, token); // the uploaded archive, exactly
  */
 export function readDownload(ctx: ReadContext<RunsState>, token: string): Uint8Array {
   const link = ctx.state.downloadLinks[token];
@@ -370,6 +400,8 @@ export function readDownload(ctx: ReadContext<RunsState>, token: string): Uint8A
 /**
  * The ingress attributes of a version.
  * @throws {DomainError} `not_found` when the version is missing or invisible or has none (API-created).
+ * @example
+ * ingressAttributesOf(ctx.state, caller, "cv-abc").commitSha
  */
 export function ingressAttributesOf(state: RunsState, caller: Caller, id: string): IngressAttributes {
   const operation = "show ingress attributes";
@@ -379,7 +411,11 @@ export function ingressAttributesOf(state: RunsState, caller: Caller, id: string
   return ingress;
 }
 
-/** Ingress attributes by their own id (link `self`). @throws {DomainError} `not_found`. */
+/**
+ * Ingress attributes by their own id (link `self`). @throws {DomainError} `not_found`.
+ * @example
+ * visibleIngressAttributes(ctx.state, caller, "ia-abc").branch
+ */
 export function visibleIngressAttributes(state: RunsState, caller: Caller, id: string): IngressAttributes {
   const ingress = state.ingressAttributes[id];
   if (ingress === undefined) throw notFound("show ingress attributes", id);
@@ -387,7 +423,11 @@ export function visibleIngressAttributes(state: RunsState, caller: Caller, id: s
   return ingress;
 }
 
-/** The workspace's versions, newest first. @throws {DomainError} `not_found` for an unknown or invisible workspace. */
+/**
+ * The workspace's versions, newest first. @throws {DomainError} `not_found` for an unknown or invisible workspace.
+ * @example
+ * listConfigurationVersions(ctx.state, caller, "ws-abc")[0] // the newest
+ */
 export function listConfigurationVersions(state: RunsState, caller: Caller, workspaceId: string): ConfigurationVersion[] {
   visibleWorkspace(state, caller, workspaceId, "list configuration versions");
   return Object.values(state.configurationVersions)

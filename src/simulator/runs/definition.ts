@@ -10,16 +10,32 @@ import { RUN_STEP_MOVE, runStepMove } from "./progression.js";
 import { RUNS } from "./errors.js";
 import type { EngineVersion, RunsState } from "./state.js";
 
-/** Engine versions every simulator starts with (official, enabled). */
+/**
+ * Engine versions every simulator starts with (official, enabled).
+ * @example
+ * SEEDED_ENGINE_VERSIONS.at(-1) // "1.9.8", the default of new workspaces
+ */
 export const SEEDED_ENGINE_VERSIONS: readonly string[] = Object.freeze(["1.5.7", "1.6.6", "1.7.5", "1.8.5", "1.9.8"]);
 
-/** The default force-cancel cool-off: 10 s (FIDELITY.md; a known clone uses 10 s). */
+/**
+ * The default force-cancel cool-off: 10 s (FIDELITY.md; a known clone uses 10 s).
+ * @example
+ * runs.setCoolOff(DEFAULT_COOL_OFF_MS * 3) // 30 s
+ */
 export const DEFAULT_COOL_OFF_MS = 10_000;
 
-/** How long a download URL stays valid: 5 minutes. */
+/**
+ * How long a download URL stays valid: 5 minutes.
+ * @example
+ * doubles.advance(DEFAULT_DOWNLOAD_LINK_TTL_MS) // download URLs issued before now answer 404
+ */
 export const DEFAULT_DOWNLOAD_LINK_TTL_MS = 300_000;
 
-/** A fresh state at simulator time `now`. */
+/**
+ * A fresh state at simulator time `now`.
+ * @example
+ * const state = initialRunsState(Date.UTC(2024, 0, 1), new IdSource(1)); // five official engine versions, no organizations
+ */
 export function initialRunsState(now: number, ids: IdSource): RunsState {
   const engineVersions: Record<string, EngineVersion> = {};
   SEEDED_ENGINE_VERSIONS.forEach((version, index) => {

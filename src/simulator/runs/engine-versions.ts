@@ -27,7 +27,11 @@ const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$/;
 const SHA256 = /^[0-9a-f]{64}$/i;
 const pointer = (attribute: string): string => `/data/attributes/${attribute}`;
 
-/** How many workspaces use `version` (the engine version's `usage`). */
+/**
+ * How many workspaces use `version` (the engine version's `usage`).
+ * @example
+ * usageOf(ctx.state, "1.9.8") // number of workspaces on 1.9.8
+ */
 export function usageOf(state: RunsState, version: string): number {
   return Object.values(state.workspaces).filter((w) => w.engineVersion === version).length;
 }
@@ -41,6 +45,8 @@ export interface EngineVersionQuery {
 /**
  * Lists engine versions, newest first.
  * @throws {DomainError} `not_found` (404) for a caller who is not a site administrator.
+ * @example
+ * listEngineVersions(ctx.state, admin, { searchVersion: "1.9" })
  */
 export function listEngineVersions(state: RunsState, caller: Caller, query: EngineVersionQuery): EngineVersion[] {
   requireSiteAdmin(caller, "list engine versions");
@@ -56,6 +62,8 @@ export function listEngineVersions(state: RunsState, caller: Caller, query: Engi
 /**
  * One engine version.
  * @throws {DomainError} `not_found` (404) when missing or the caller is not a site administrator.
+ * @example
+ * showEngineVersion(ctx.state, admin, "tool-abc").version
  */
 export function showEngineVersion(state: RunsState, caller: Caller, id: string): EngineVersion {
   requireSiteAdmin(caller, "show engine version");
@@ -123,6 +131,8 @@ export function createEngineVersion(ctx: Ctx, caller: Caller, input: EngineVersi
  * without a reason clears the reason.
  * @throws {DomainError} `not_found` (404) when missing or the caller is not a site administrator;
  *   `invalid` (422) as for create.
+ * @example
+ * updateEngineVersion(ctx, admin, "tool-abc", { enabled: false })
  */
 export function updateEngineVersion(ctx: Ctx, caller: Caller, id: string, input: EngineVersionInput): EngineVersion {
   const operation = "update engine version";
@@ -155,6 +165,8 @@ export function updateEngineVersion(ctx: Ctx, caller: Caller, id: string, input:
  * Deletes an engine version.
  * @throws {DomainError} `not_found` (404) when missing or the caller is not a site administrator;
  *   `invalid` (422) when the version is official or used by workspaces.
+ * @example
+ * deleteEngineVersion(ctx, admin, "tool-abc");
  */
 export function deleteEngineVersion(ctx: Ctx, caller: Caller, id: string): void {
   const operation = "delete engine version";

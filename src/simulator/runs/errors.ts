@@ -7,7 +7,11 @@
  */
 import { DomainError } from "../kernel/errors.js";
 
-/** The simulator service name of the run orchestration service. */
+/**
+ * The simulator service name of the run orchestration service.
+ * @example
+ * sim.read(RUNS, (ctx) => ctx.state)
+ */
 export const RUNS = "runs";
 
 /**
@@ -18,7 +22,11 @@ export function notFound(operation: string, resource?: string): DomainError {
   return new DomainError({ code: "not_found", service: RUNS, operation, message: "not found", ...(resource ? { resource } : {}) });
 }
 
-/** 401 `unauthorized`: a missing or unknown bearer token. */
+/**
+ * 401 `unauthorized`: a missing or unknown bearer token.
+ * @example
+ * throw unauthenticated("show run");
+ */
 export function unauthenticated(operation: string): DomainError {
   return new DomainError({ code: "unauthenticated", service: RUNS, operation, message: "unauthorized" });
 }
@@ -39,7 +47,11 @@ export function invalidAttribute(operation: string, pointer: string, message: st
   return new DomainError({ code: "invalid", service: RUNS, operation, pointer, message });
 }
 
-/** 403 `forbidden`, where the spec answers 403 (force-execute preconditions). */
+/**
+ * 403 `forbidden`, where the spec answers 403 (force-execute preconditions).
+ * @example
+ * throw forbidden("force-execute run", "run-abc", "planning", "Run is not pending; force-execute not allowed");
+ */
 export function forbidden(operation: string, resource: string, state: string, message: string): DomainError {
   return new DomainError({ code: "forbidden", service: RUNS, operation, resource, state, message, status: 403, title: "forbidden" });
 }

@@ -30,6 +30,8 @@ export interface OrganizationInput {
 /**
  * Creates an organization (its id is its name).
  * @throws {UsageError} when the name is taken or not a valid organization name.
+ * @example
+ * createOrganization(ctx, { name: "acme" }).name // "acme"
  */
 export function createOrganization(ctx: Ctx, input: OrganizationInput): Organization {
   if (!/^[A-Za-z0-9_-]+$/.test(input.name)) throw new UsageError(`runs: organization name ${JSON.stringify(input.name)} may hold only letters, digits, "-" and "_"`);
@@ -53,6 +55,8 @@ export interface WorkspaceInput {
 /**
  * Creates a workspace (id `ws-...`).
  * @throws {UsageError} for an unknown organization, a taken name or an unknown engine version.
+ * @example
+ * const ws = createWorkspace(ctx, { organization: "acme", name: "prod", autoApply: true });
  */
 export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
   const org = ctx.state.organizations[input.organization];
@@ -95,7 +99,11 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
   return workspace;
 }
 
-/** The newest official, enabled engine version (workspaces use it unless told otherwise). */
+/**
+ * The newest official, enabled engine version (workspaces use it unless told otherwise).
+ * @example
+ * defaultEngineVersion(ctx.state) // "1.9.8"
+ */
 export function defaultEngineVersion(state: RunsState): string {
   const candidates = Object.values(state.engineVersions)
     .filter((v) => v.official && v.enabled && !v.beta)
@@ -105,7 +113,11 @@ export function defaultEngineVersion(state: RunsState): string {
   return best.version;
 }
 
-/** Compares `N.N.N[-x]` versions numerically. */
+/**
+ * Compares `N.N.N[-x]` versions numerically.
+ * @example
+ * ["1.10.0", "1.9.8"].sort(compareVersions) // ["1.9.8", "1.10.0"]
+ */
 export function compareVersions(a: string, b: string): number {
   const pa = a.split(/[.-]/).map((p) => Number(p));
   const pb = b.split(/[.-]/).map((p) => Number(p));
@@ -132,6 +144,8 @@ export interface UserInput {
 /**
  * Creates a user (id `user-...`).
  * @throws {UsageError} for a taken username, an unknown organization or workspace, or a bad level.
+ * @example
+ * const user = createUser(ctx, { username: "alice", permissions: { [ws.id]: "write" } });
  */
 export function createUser(ctx: Ctx, input: UserInput = {}): User {
   const id = ctx.ids.prefixed("user-");
@@ -170,6 +184,8 @@ export interface TeamInput {
 /**
  * Creates a team (id `team-...`) and its service account user (acting for team tokens).
  * @throws {UsageError} for an unknown organization or member.
+ * @example
+ * const team = createTeam(ctx, { organization: "acme", members: [user.id], permissions: { [ws.id]: "admin" } });
  */
 export function createTeam(ctx: Ctx, input: TeamInput): Team {
   if (!ctx.state.organizations[input.organization]) throw new UsageError(`runs: unknown organization "${input.organization}"`);
@@ -193,6 +209,8 @@ export function createTeam(ctx: Ctx, input: TeamInput): Team {
 /**
  * Grants a user or a team a permission level on a workspace (replacing an earlier grant).
  * @throws {UsageError} for an unknown principal or workspace, or a team of another organization.
+ * @example
+ * grant(ctx, user.id, ws.id, "plan");
  */
 export function grant(ctx: Ctx, principalId: string, workspaceId: string, level: PermissionLevel): void {
   const workspace = ctx.state.workspaces[workspaceId];
@@ -223,6 +241,8 @@ export interface TokenInput {
 /**
  * Issues a bearer token.
  * @throws {UsageError} for an unknown owner, an owner of the wrong kind or a taken secret.
+ * @example
+ * const { secret } = createToken(ctx, { kind: "team", owner: team.id });
  */
 export function createToken(ctx: Ctx, input: TokenInput): Token {
   const owner =

@@ -42,7 +42,11 @@ export interface PhaseDurations {
 /** The name of a phase duration. */
 export type PhaseName = keyof PhaseDurations;
 
-/** Default phase durations (ms): a run with every stage completes in about two minutes. */
+/**
+ * Default phase durations (ms): a run with every stage completes in about two minutes.
+ * @example
+ * DEFAULT_DURATIONS.plan // 30_000 (ms)
+ */
 export const DEFAULT_DURATIONS: PhaseDurations = Object.freeze({
   queue: 1_000,
   fetch: 2_000,
@@ -89,6 +93,8 @@ export type OutcomeOverride = Partial<Omit<RunOutcome, "durations">> & { readonl
 /**
  * The default outcome: the plan has changes, no cost estimation, no policies, no run tasks, the
  * apply succeeds, a cancel stops the process, timed progression with {@link DEFAULT_DURATIONS}.
+ * @example
+ * mergeOutcome(DEFAULT_OUTCOME, { plan: "no-changes" }).plan // "no-changes"
  */
 export const DEFAULT_OUTCOME: RunOutcome = Object.freeze({
   plan: "changes",
@@ -103,7 +109,11 @@ export const DEFAULT_OUTCOME: RunOutcome = Object.freeze({
   durations: DEFAULT_DURATIONS,
 });
 
-/** Applies overrides in order (later ones win), merging `durations` field by field. */
+/**
+ * Applies overrides in order (later ones win), merging `durations` field by field.
+ * @example
+ * mergeOutcome(DEFAULT_OUTCOME, { durations: { plan: 5_000 } }).durations.apply // 45_000 (kept)
+ */
 export function mergeOutcome(base: RunOutcome, ...overrides: readonly (OutcomeOverride | undefined)[]): RunOutcome {
   let out: RunOutcome = { ...base, durations: { ...base.durations } };
   for (const override of overrides) {
@@ -115,7 +125,11 @@ export function mergeOutcome(base: RunOutcome, ...overrides: readonly (OutcomeOv
   return out;
 }
 
-/** Merges two overrides (for storing a workspace's accumulated settings). */
+/**
+ * Merges two overrides (for storing a workspace's accumulated settings).
+ * @example
+ * combineOverrides({ plan: "errors" }, { apply: "errors" }) // { plan: "errors", apply: "errors" }
+ */
 export function combineOverrides(base: OutcomeOverride, next: OutcomeOverride): OutcomeOverride {
   const { durations, ...rest } = next;
   const merged: OutcomeOverride = { ...base, ...stripUndefined(rest) };

@@ -15,19 +15,31 @@ import type { OperationContext } from "../kernel/simulator.js";
 import type { PhaseName } from "./outcomes.js";
 import { PAUSE_STATES, RUNNING_STATES, isFinalRunStatus, runMachine, type RunEvent, type RunStatus } from "./run-machine.js";
 import { configurationVersionMachine } from "./configuration-version-machine.js";
-import { nextSeq, type ResourceCounts, type Run, type RunsState, type Workspace } from "./state.js";
+import { type ResourceCounts, type Run, type RunsState, type Workspace } from "./state.js";
 
 type Ctx = OperationContext<RunsState>;
 
-/** Name of the timed move that makes a run's next automatic step. */
+/**
+ * Name of the timed move that makes a run's next automatic step.
+ * @example
+ * ctx.schedule(ctx.now + 1_000, RUN_STEP_MOVE, { runId: run.id, status: run.status });
+ */
 export const RUN_STEP_MOVE = "run-step";
 
-/** Whether a run takes the workspace (it may apply): not plan-only, not a saved plan. */
+/**
+ * Whether a run takes the workspace (it may apply): not plan-only, not a saved plan.
+ * @example
+ * needsWorkspace(run) // false for plan-only and saved-plan runs
+ */
 export function needsWorkspace(run: Run): boolean {
   return !run.planOnly && !run.savePlan;
 }
 
-/** Whether the run applies on its own after planning (spec: "Apply rules"). */
+/**
+ * Whether the run applies on its own after planning (spec: "Apply rules").
+ * @example
+ * autoApplies(run) // true: the run confirms itself after planning
+ */
 export function autoApplies(run: Run): boolean {
   return run.autoApply && run.queuedByApplier && !run.planOnly && !run.savePlan;
 }
@@ -57,6 +69,8 @@ function endOfPlan(run: Run, hasChanges: boolean): RunEvent | undefined {
 /**
  * The automatic event the run takes next, or undefined when it waits (for the workspace, for a
  * user's confirmation, for a process that ignores a cancel) or is final.
+ * @example
+ * nextAutomatic(ctx.state, run) // "plan-start" for a run in plan_queued
  */
 export function nextAutomatic(state: RunsState, run: Run): RunEvent | undefined {
   const workspace = state.workspaces[run.workspaceId];
@@ -113,17 +127,29 @@ export function nextAutomatic(state: RunsState, run: Run): RunEvent | undefined 
   }
 }
 
-/** Whether the run is paused waiting for a confirmation (apply) or a policy override. */
+/**
+ * Whether the run is paused waiting for a confirmation (apply) or a policy override.
+ * @example
+ * isPaused(ctx.state, run) // true for a run waiting in "planned"
+ */
 export function isPaused(state: RunsState, run: Run): boolean {
   return PAUSE_STATES.includes(run.status) && nextAutomatic(state, run) === undefined;
 }
 
-/** Whether discard would be accepted now: pending, or paused for confirmation. */
+/**
+ * Whether discard would be accepted now: pending, or paused for confirmation.
+ * @example
+ * isDiscardable(ctx.state, run) // true for pending and paused runs
+ */
 export function isDiscardable(state: RunsState, run: Run): boolean {
   return run.status === "pending" || isPaused(state, run);
 }
 
-/** Why a run makes no automatic move now (for {@link step}'s error). */
+/**
+ * Why a run makes no automatic move now (for {@link step}'s error).
+ * @example
+ * waitingReason(ctx.state, run) // 'it is "planned", paused for confirmation: apply or discard it'
+ */
 export function waitingReason(state: RunsState, run: Run): string {
   if (isFinalRunStatus(run.status)) return `it is "${run.status}", a final state`;
   if (run.status === "pending" || run.status === "confirmed") {
@@ -154,7 +180,11 @@ const DWELL: Partial<Record<RunStatus, PhaseName>> = {
   applying: "apply",
 };
 
-/** How long (ms) the run stays in its current state before its next automatic move (timed mode). */
+/**
+ * How long (ms) the run stays in its current state before its next automatic move (timed mode).
+ * @example
+ * dwellMs(run) // 30_000 while planning with default durations
+ */
 export function dwellMs(run: Run): number {
   if (RUNNING_STATES.includes(run.status) && run.canceledAt !== null) return run.outcome.durations.cancel;
   const phase = DWELL[run.status];
@@ -164,6 +194,8 @@ export function dwellMs(run: Run): number {
 /**
  * Plans the run's next automatic move after any change: cancels the scheduled one, then schedules
  * the next (`timed`), takes it at once (`immediate`), or leaves it to {@link step} (`manual`).
+ * @example
+ * run.outcome = mergeOutcome(run.outcome, { progression: "immediate" }); reschedule(ctx, run);
  */
 export function reschedule(ctx: Ctx, run: Run): void {
   if (run.pendingMove !== null) {
@@ -184,7 +216,11 @@ export function reschedule(ctx: Ctx, run: Run): void {
   }
 }
 
-/** The timed move handler: the run makes its next automatic step if it is still where it was. */
+/**
+ * The timed move handler: the run makes its next automatic step if it is still where it was.
+ * @example
+ * const definition = { ...runsDefinition, moves: { [RUN_STEP_MOVE]: runStepMove } };
+ */
 export function runStepMove(ctx: Ctx, payload: MovePayload): void {
   const { runId, status } = payload as { runId: string; status: string };
   const run = ctx.state.runs[runId];
@@ -198,6 +234,8 @@ export function runStepMove(ctx: Ctx, payload: MovePayload): void {
  * Makes the run's next automatic move now, whatever its progression mode.
  * @returns the run's new status.
  * @throws {UsageError} when the run makes no automatic move now (paused, waiting, final).
+ * @example
+ * step(ctx, "run-abc") // "fetching"
  */
 export function step(ctx: Ctx, runId: string): RunStatus {
   const run = ctx.state.runs[runId];
@@ -212,6 +250,8 @@ export function step(ctx: Ctx, runId: string): RunStatus {
  * Takes `event` from the run's state through the table, applies its side effects, and plans the
  * next automatic move.
  * @throws {DomainError} `conflict` when the table has no such transition.
+ * @example
+ * take(ctx, run, "discard"); // run.status === "discarded"
  */
 export function take(ctx: Ctx, run: Run, event: RunEvent): void {
   const from = run.status;
@@ -351,7 +391,11 @@ function zero(): ResourceCounts {
   return { add: 0, change: 0, destroy: 0, import: 0 };
 }
 
-/** Plausible resource counts of a plan with changes, from the run's operation (unless the outcome gives them). */
+/**
+ * Plausible resource counts of a plan with changes, from the run's operation (unless the outcome gives them).
+ * @example
+ * resourcesFor(run) // { add: 2, change: 1, destroy: 0, import: 0 }
+ */
 export function resourcesFor(run: Run): ResourceCounts {
   if (run.outcome.resources) return { ...run.outcome.resources };
   if (run.refreshOnly) return zero();
@@ -419,6 +463,8 @@ function finished(ctx: Ctx, run: Run): void {
 /**
  * Gives a free workspace to its oldest waiting run (a pending run that will apply, or a confirmed
  * saved plan), which then starts.
+ * @example
+ * dispatch(ctx, workspace); // the oldest waiting run takes the workspace
  */
 export function dispatch(ctx: Ctx, workspace: Workspace): void {
   if (workspace.lockedBy !== null) {
@@ -433,9 +479,4 @@ export function dispatch(ctx: Ctx, workspace: Workspace): void {
   workspace.lockedBy = waiting.id;
   workspace.currentRunId = waiting.id;
   reschedule(ctx, waiting);
-}
-
-/** Registers a new run's creation sequence number. */
-export function nextRunSeq(state: RunsState): number {
-  return nextSeq(state);
 }

@@ -44,6 +44,8 @@ function comment(ctx: Ctx, caller: Caller, run: Run, action: RunAction, body: st
  * `apply_queued` automatically.
  * @throws {DomainError} `not_found` (404) when missing or the caller may not apply runs;
  *   `conflict` (409) when the run was not paused for confirmation.
+ * @example
+ * applyRun(ctx, caller, "run-abc", "Looks good").status // "confirmed"
  */
 export function applyRun(ctx: Ctx, caller: Caller, runId: string, note?: string | null): Run {
   const run = actionTarget(ctx, caller, runId, "apply");
@@ -58,6 +60,8 @@ export function applyRun(ctx: Ctx, caller: Caller, runId: string, note?: string 
 /**
  * Discards a pending run or one paused for confirmation: `discarded`; later runs may proceed.
  * @throws {DomainError} `not_found` (404); `conflict` (409) when not pending nor paused.
+ * @example
+ * discardRun(ctx, caller, "run-abc").status // "discarded"
  */
 export function discardRun(ctx: Ctx, caller: Caller, runId: string, note?: string | null): Run {
   const run = actionTarget(ctx, caller, runId, "discard");
@@ -74,6 +78,8 @@ export function discardRun(ctx: Ctx, caller: Caller, runId: string, note?: strin
  * `force_cancel_available_at` = now + cool-off) and the run becomes `canceled` when the process
  * stops. A repeated cancel changes nothing.
  * @throws {DomainError} `not_found` (404); `conflict` (409) when not planning or applying.
+ * @example
+ * cancelRun(ctx, caller, "run-abc").forceCancelAvailableAt // now + cool-off (ms)
  */
 export function cancelRun(ctx: Ctx, caller: Caller, runId: string, note?: string | null): Run {
   const run = actionTarget(ctx, caller, runId, "cancel");
@@ -94,6 +100,8 @@ export function cancelRun(ctx: Ctx, caller: Caller, runId: string, note?: string
  * `force_canceled`, the workspace is unlocked.
  * @throws {DomainError} `not_found` (404) when missing or the caller is not a workspace admin;
  *   `conflict` (409) when not planning or applying, not canceled before, or in the cool-off.
+ * @example
+ * forceCancelRun(ctx, admin, "run-abc").status // "force_canceled"
  */
 export function forceCancelRun(ctx: Ctx, caller: Caller, runId: string, note?: string | null): Run {
   const run = actionTarget(ctx, caller, runId, "force-cancel");
@@ -118,6 +126,8 @@ export function forceCancelRun(ctx: Ctx, caller: Caller, runId: string, note?: s
  * @throws {DomainError} `not_found` (404) when missing or the caller may not apply runs;
  *   403 when the run is not pending or its workspace is not locked by another run; `conflict`
  *   (409) when the run holding the workspace cannot be discarded.
+ * @example
+ * forceExecuteRun(ctx, caller, "run-abc"); // earlier runs canceled, run-abc takes the workspace
  */
 export function forceExecuteRun(ctx: Ctx, caller: Caller, runId: string): Run {
   const run = actionTarget(ctx, caller, runId, "force-execute");

@@ -8,7 +8,11 @@
  */
 import { defineMachine, type Machine } from "../kernel/machine.js";
 
-/** Every run state of the spec, in the spec's order. */
+/**
+ * Every run state of the spec, in the spec's order.
+ * @example
+ * RUN_STATUSES.length // 27
+ */
 export const RUN_STATUSES = Object.freeze([
   "pending",
   "fetching",
@@ -42,7 +46,11 @@ export const RUN_STATUSES = Object.freeze([
 /** A run state (`data.attributes.status`). */
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** Events of the run machine. */
+/**
+ * Events of the run machine.
+ * @example
+ * RUN_EVENTS.includes("force-cancel") // true
+ */
 export const RUN_EVENTS = Object.freeze([
   "start",
   "fetch-done",
@@ -78,10 +86,18 @@ export const RUN_EVENTS = Object.freeze([
 /** An event of the run machine. */
 export type RunEvent = (typeof RUN_EVENTS)[number];
 
-/** Events only a user action takes (the rest are automatic, taken by progression). */
+/**
+ * Events only a user action takes (the rest are automatic, taken by progression).
+ * @example
+ * USER_EVENTS.includes("discard") // true
+ */
 export const USER_EVENTS: readonly RunEvent[] = Object.freeze(["discard", "force-cancel", "supersede"]);
 
-/** States a run can pause in, waiting for confirmation (apply) or a policy override. */
+/**
+ * States a run can pause in, waiting for confirmation (apply) or a policy override.
+ * @example
+ * PAUSE_STATES.includes("policy_override") // true
+ */
 export const PAUSE_STATES: readonly RunStatus[] = Object.freeze([
   "planned",
   "post_plan_completed",
@@ -91,7 +107,11 @@ export const PAUSE_STATES: readonly RunStatus[] = Object.freeze([
   "planned_and_saved",
 ]);
 
-/** States in which cancel and force-cancel act (a process is running). */
+/**
+ * States in which cancel and force-cancel act (a process is running).
+ * @example
+ * RUNNING_STATES // ["planning", "applying"]
+ */
 export const RUNNING_STATES: readonly RunStatus[] = Object.freeze(["planning", "applying"]);
 
 const pauseExits = {
@@ -207,7 +227,11 @@ export const runMachine: Machine<RunStatus, RunEvent> = defineMachine<RunStatus,
   },
 });
 
-/** Whether `status` is final (no transition leaves it). */
+/**
+ * Whether `status` is final (no transition leaves it).
+ * @example
+ * isFinalRunStatus("planned_and_finished") // true
+ */
 export function isFinalRunStatus(status: RunStatus): boolean {
   return runMachine.states[status].final === true;
 }

@@ -155,6 +155,8 @@ export interface QueueRunInput {
 /**
  * Creates the run, its plan and apply, resolves its outcome (the workspace's next one-shot
  * outcome, the workspace's, the simulator's) and lets it start or wait for the workspace.
+ * @example
+ * queueRun(ctx, { workspace, configurationVersion, createdBy: user.id, queuedByApplier: true, source: "svc-api", message: "x", planOnly: false })
  */
 export function queueRun(ctx: Ctx, input: QueueRunInput): Run {
   const { workspace, configurationVersion: version } = input;
@@ -220,6 +222,8 @@ export function queueRun(ctx: Ctx, input: QueueRunInput): Run {
 /**
  * A run the caller may see (read runs on its workspace).
  * @throws {DomainError} `not_found` (404) when missing or invisible.
+ * @example
+ * const run = visibleRun(ctx.state, caller, "run-abc", "show run");
  */
 export function visibleRun(state: RunsState, caller: Caller, runId: string, operation: string): Run {
   const run = state.runs[runId];
@@ -229,7 +233,11 @@ export function visibleRun(state: RunsState, caller: Caller, runId: string, oper
   return run;
 }
 
-/** The run's operation (spec: run operations, `filter[operation]`). */
+/**
+ * The run's operation (spec: run operations, `filter[operation]`).
+ * @example
+ * operationOf(run) // "destroy" for an is-destroy run
+ */
 export function operationOf(run: Run): RunOperation {
   if (run.planOnly) return "plan_only";
   if (run.savePlan) return "save_plan";
@@ -256,6 +264,8 @@ export interface RunListQuery {
 /**
  * The workspace's runs matching `query`, newest first.
  * @throws {DomainError} `not_found` for an unknown or invisible workspace.
+ * @example
+ * listRuns(ctx.state, caller, "ws-abc", { statuses: ["planned"], user: "octocat" })
  */
 export function listRuns(state: RunsState, caller: Caller, workspaceId: string, query: RunListQuery): Run[] {
   const workspace = state.workspaces[workspaceId];
@@ -313,7 +323,11 @@ export interface RunPermissions {
   readonly canOverridePolicyCheck: boolean;
 }
 
-/** What the run's action endpoints would accept now (`now`: ms since the epoch). */
+/**
+ * What the run's action endpoints would accept now (`now`: ms since the epoch).
+ * @example
+ * runActions(ctx.state, run, ctx.now).isConfirmable // true when paused for confirmation
+ */
 export function runActions(state: RunsState, run: Run, now: number): RunActions {
   const running = RUNNING_STATES.includes(run.status);
   return {
@@ -324,7 +338,11 @@ export function runActions(state: RunsState, run: Run, now: number): RunActions 
   };
 }
 
-/** What the caller may do to the run. */
+/**
+ * What the caller may do to the run.
+ * @example
+ * runPermissions(ctx.state, caller, run).canApply
+ */
 export function runPermissions(state: RunsState, caller: Caller, run: Run): RunPermissions {
   const workspace = state.workspaces[run.workspaceId];
   const has = (capability: Parameters<typeof can>[3]): boolean => workspace !== undefined && caller.tokenKind !== "organization" && can(state, caller, workspace, capability);

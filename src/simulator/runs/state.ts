@@ -16,7 +16,11 @@ import type { ConfigurationVersionStatus } from "./configuration-version-machine
  */
 export type PermissionLevel = "read" | "plan" | "write" | "admin";
 
-/** The permission levels in increasing order. */
+/**
+ * The permission levels in increasing order.
+ * @example
+ * PERMISSION_LEVELS.indexOf("write") > PERMISSION_LEVELS.indexOf("plan") // true
+ */
 export const PERMISSION_LEVELS: readonly PermissionLevel[] = Object.freeze(["read", "plan", "write", "admin"]);
 
 /** Bearer token kinds the spec names (Authentication). */
@@ -25,13 +29,21 @@ export type TokenKind = "user" | "team" | "organization";
 /** Run sources (spec: `filter[source]` values). */
 export type RunSource = "svc-ui" | "svc-api" | "svc-configuration-version";
 
-/** The run sources in spec order. */
+/**
+ * The run sources in spec order.
+ * @example
+ * RUN_SOURCES.includes("svc-ui") // true
+ */
 export const RUN_SOURCES: readonly RunSource[] = Object.freeze(["svc-ui", "svc-api", "svc-configuration-version"]);
 
 /** Run operations (spec: `filter[operation]` values). */
 export type RunOperation = "plan_only" | "plan_and_apply" | "save_plan" | "refresh_only" | "destroy" | "empty_apply";
 
-/** The run operations in spec order. */
+/**
+ * The run operations in spec order.
+ * @example
+ * RUN_OPERATIONS.includes("empty_apply") // true
+ */
 export const RUN_OPERATIONS: readonly RunOperation[] = Object.freeze([
   "plan_only",
   "plan_and_apply",
@@ -345,7 +357,11 @@ export interface RunsState {
   downloadLinks: Record<string, DownloadLink>;
 }
 
-/** Next value of the state's creation sequence (orders resources created in the same ms). */
+/**
+ * Next value of the state's creation sequence (orders resources created in the same ms).
+ * @example
+ * const seq = nextSeq(ctx.state); // orders resources created in the same ms
+ */
 export function nextSeq(state: RunsState): number {
   state.seq += 1;
   return state.seq;

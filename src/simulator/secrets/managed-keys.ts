@@ -226,7 +226,7 @@ export function backendRef(record: Pick<ManagedKeyRecord, "type" | "params">): s
       return `pkcs11:${str(p, "library")}:${token}:${key}`;
     }
     case "kmsa":
-      return `kmsa:${str(p, "region") || "us-east-1"}:${str(p, "kms_key")}`;
+      return `kmsa:${str(p, "region")}:${str(p, "kms_key")}`;
     case "kmsb":
       return `kmsb:${str(p, "vault_name")}:${str(p, "key_name")}`;
     case "kmsc":
@@ -236,7 +236,7 @@ export function backendRef(record: Pick<ManagedKeyRecord, "type" | "params">): s
 
 const DEFAULTS: Readonly<Record<ManagedKeyType, Readonly<Record<string, ManagedKeyParam>>>> = Object.freeze({
   pkcs11: { force_rw_session: false, max_parallel: 1, key_bits: 0, curve: "" },
-  kmsa: { region: "us-east-1", endpoint: "", curve: "", key_bits: 0 },
+  kmsa: { endpoint: "", curve: "", key_bits: 0 },
   kmsb: { environment: "AZUREPUBLICCLOUD", resource: "vault.azure.net", key_bits: 0 },
   kmsc: { crypto_key_version: "1" },
 });
@@ -269,6 +269,8 @@ export function writeManagedKey(ctx: OperationContext<SecretsState>, type: Manag
     if (value === undefined || Array.isArray(value)) continue;
     record.params[field] = value as ManagedKeyParam;
   }
+  // kmsa: a region left out (or empty) comes from the server environment, then `us-east-1` (spec).
+  if (type === "kmsa" && str(record.params, "region") === "") record.params.region = ctx.state.backends.environment.kmsaRegion ?? "us-east-1";
   validate(ctx.state, type, record);
   ctx.state.managedKeys[name] = record;
   return record;

@@ -141,22 +141,42 @@ export function mergeRules(policies: readonly Policy[]): Map<string, ReadonlySet
 const ALL: ReadonlySet<Capability> = new Set<Capability>(["create", "read", "update", "delete", "list", "sudo"]);
 const NONE: ReadonlySet<Capability> = new Set<Capability>();
 
+/** Whether a pattern has a wildcard (`*` at the end or a `+` segment); others are exact paths. */
+function isWildcard(pattern: string): boolean {
+  return pattern.endsWith("*") || pattern.includes("+");
+}
+
+/** The most specific wildcard pattern matching `path` (the real service's priority), or undefined. */
+function bestWildcard(rules: ReadonlyMap<string, ReadonlySet<Capability>>, path: string): ReadonlySet<Capability> | undefined {
+  let best: string | undefined;
+  for (const pattern of rules.keys()) {
+    if (!isWildcard(pattern) || !patternMatches(pattern, path)) continue;
+    if (best === undefined || comparePatterns(pattern, best) > 0) best = pattern;
+  }
+  return best === undefined ? undefined : rules.get(best);
+}
+
 /**
  * The capabilities `policies` grant on `path` (relative to the API base, no leading slash).
  * `deny` yields the empty set; the `root` policy yields everything.
+ *
+ * The deciding rule is found as the real service finds it: an exact rule on the path; for a list
+ * path (ending in `/`, as lists are checked), an exact rule on the path without the slash, then the
+ * most specific wildcard rule matching the path without the slash (so `path "ssh/roles"` and
+ * `path "ssh/+"` grant `LIST ssh/roles`); then the most specific wildcard rule matching the path.
  * @example capabilitiesOn([{ name: "p", rules: [{ path: "ssh/*", capabilities: ["read"] }] }], "ssh/roles/x") // {"read"}
+ * @example capabilitiesOn([{ name: "p", rules: [{ path: "ssh/roles", capabilities: ["list"] }] }], "ssh/roles/") // {"list"}
  */
 export function capabilitiesOn(policies: readonly Policy[], path: string, isRoot = false): ReadonlySet<Capability> {
   if (isRoot || policies.some((p) => p.name === "root")) return ALL;
   const relative = path.replace(/^\/+/, "");
-  let best: string | undefined;
-  let bestCaps: ReadonlySet<Capability> = NONE;
-  for (const [pattern, caps] of mergeRules(policies)) {
-    if (!patternMatches(pattern, relative)) continue;
-    if (best === undefined || comparePatterns(pattern, best) > 0) {
-      best = pattern;
-      bestCaps = caps;
-    }
-  }
-  return bestCaps.has("deny") ? NONE : bestCaps;
+  const rules = mergeRules(policies);
+  const exact = (p: string): ReadonlySet<Capability> | undefined => (isWildcard(p) ? undefined : rules.get(p));
+  const listPath = relative.endsWith("/") ? relative.slice(0, -1) : undefined;
+  const caps =
+    exact(relative) ??
+    (listPath === undefined ? undefined : (exact(listPath) ?? bestWildcard(rules, listPath))) ??
+    bestWildcard(rules, relative) ??
+    NONE;
+  return caps.has("deny") ? NONE : caps;
 }

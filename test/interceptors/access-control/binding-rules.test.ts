@@ -72,6 +72,41 @@ describeEachTransport("access-control: binding rules", (t) => {
     expect(h.acl.bindingRules()).toHaveLength(good.length);
   });
 
+  it("refuses a blank (whitespace-only) Selector at creation and update, as the real parser does", async () => {
+    // Regression: "  " used to be stored as a catch-all. The real service only skips parsing for
+    // `Selector == ""`; go-bexpr refuses blank text (acl_endpoint.go BindingRuleSet).
+    const h = await startAcl(t);
+    withMethods(h);
+    const id = (await h.call("PUT", "/acl/binding-rule", { body: rule })).json.ID;
+    const before = h.doubles.snapshot().services;
+    for (const selector of ["  ", "\t", "\n \r"]) {
+      const created = await h.call("PUT", "/acl/binding-rule", { body: { ...rule, Selector: selector } });
+      expect({ selector, status: created.status }).toEqual({ selector, status: 500 });
+      expect(created.text).toMatch(/^invalid Binding Rule: Selector is invalid: \d+:\d+ \(\d+\): no match found, expected: /);
+      const updated = await h.call("PUT", `/acl/binding-rule/${id}`, { body: { ...rule, Selector: selector } });
+      expect([updated.status, updated.text]).toEqual([500, created.text]);
+    }
+    expect(h.doubles.snapshot().services).toEqual(before);
+    const empty = await h.call("PUT", "/acl/binding-rule", { body: { ...rule, Selector: "" } });
+    expect(empty.status).toBe(200);
+  });
+
+  it("refuses a bare value containing '-' (go-bexpr identifiers are [a-zA-Z][a-zA-Z0-9_]*) and accepts it quoted", async () => {
+    const h = await startAcl(t);
+    withMethods(h);
+    const bare = await h.call("PUT", "/acl/binding-rule", { body: { ...rule, Selector: "serviceaccount.namespace != kube-system" } });
+    expect([bare.status, bare.text]).toEqual([
+      500,
+      'invalid Binding Rule: Selector is invalid: 1:33 (32): no match found, expected: ".", "[", [ \\t\\r\\n], [a-zA-Z0-9_] or EOF',
+    ]);
+    const web1 = await h.call("PUT", "/acl/binding-rule", { body: { ...rule, Selector: "serviceaccount.name == web-1" } });
+    expect(web1.status).toBe(500);
+    for (const selector of ['serviceaccount.namespace != "kube-system"', "serviceaccount.namespace != `kube-system`", "serviceaccount.name == web_1"]) {
+      const answer = await h.call("PUT", "/acl/binding-rule", { body: { ...rule, Selector: selector } });
+      expect({ selector, status: answer.status }).toEqual({ selector, status: 200 });
+    }
+  });
+
   it("refuses incomplete or invalid rules with the real service's messages", async () => {
     const h = await startAcl(t);
     withMethods(h);

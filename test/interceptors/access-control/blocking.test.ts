@@ -64,7 +64,7 @@ describeEachTransport("access-control: blocking queries", (t) => {
 
   it("releases a blocked list when a token is created, deleted or expires", async () => {
     const h = await startAcl(t);
-    const victim = h.acl.createToken({ expirationTtl: "10m" });
+    const victim = h.acl.createToken({ expirationTtl: "5m" });
     const index = () => h.call("GET", "/acl/tokens").then((a) => a.headers.get("x-acl-index"));
     const afterCreate = h.call("GET", `/acl/tokens?index=${await index()}`);
     await blocked(h);
@@ -76,7 +76,10 @@ describeEachTransport("access-control: blocking queries", (t) => {
     expect((await afterDelete).json.map((x: { AccessorID: string }) => x.AccessorID)).not.toContain(created.AccessorID);
     const afterExpiry = h.call("GET", `/acl/tokens?index=${await index()}&wait=10m`);
     await blocked(h);
-    h.doubles.advance("10m");
+    h.doubles.advance("5m");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(h.doubles.sim.pendingWaiters).toBe(1);
+    h.doubles.advance(1);
     expect((await afterExpiry).json.map((x: { AccessorID: string }) => x.AccessorID)).not.toContain(victim.accessorId);
   });
 

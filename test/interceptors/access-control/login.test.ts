@@ -37,6 +37,8 @@ describeEachTransport("access-control: login and logout", (t) => {
     const listed = await h.call("GET", "/acl/tokens?authmethod=k8s");
     expect(listed.json.map((x: { AccessorID: string }) => x.AccessorID)).toEqual([answer.json.AccessorID]);
     h.doubles.advance("1h");
+    expect((await h.call("GET", "/acl/token/self", { token: answer.json.SecretID })).status).toBe(200);
+    h.doubles.advance(1);
     expect((await h.call("GET", "/acl/token/self", { token: answer.json.SecretID })).status).toBe(403);
   });
 
@@ -102,10 +104,14 @@ describeEachTransport("access-control: login and logout", (t) => {
     k8s(h);
     const token = (await login(h, { AuthMethod: "k8s", BearerToken: "jwt-web" })).json;
     const plain = h.acl.createToken();
+    // Regression: the real service answers these as the HTTP handler (401 without a token) and the
+    // token writer (`Permission denied: token wasn't created via login`) word them.
     const refused = await h.call("POST", "/acl/logout", { token: plain.secretId });
-    expect([refused.status, refused.text]).toEqual([403, "Permission denied"]);
+    expect([refused.status, refused.text]).toEqual([403, "Permission denied: token wasn't created via login"]);
     const none = await h.call("POST", "/acl/logout", { token: null });
-    expect([none.status, none.text]).toEqual([403, "ACL not found"]);
+    expect([none.status, none.text]).toEqual([401, "Supplied token does not exist"]);
+    const unknown = await h.call("POST", "/acl/logout", { token: "11111111-2222-4333-8444-000000000099" });
+    expect([unknown.status, unknown.text]).toEqual([403, "ACL not found"]);
     const done = await h.call("POST", "/acl/logout", { token: token.SecretID });
     expect([done.status, done.text]).toEqual([200, "true"]);
     expect((await h.call("GET", `/acl/token/${token.AccessorID}`)).status).toBe(404);

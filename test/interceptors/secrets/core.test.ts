@@ -129,6 +129,31 @@ describeEachTransport("secrets: core routing, envelope and errors", (t) => {
     expect((await call("GET", "/items/items/secret", { headers })).status).toBe(403);
   });
 
+  it("grants a list through a rule on the path without its trailing slash, as the real service does", async () => {
+    // Regression: `path "items/items" { capabilities = ["list"] }` and `path "items/+"` used to be
+    // checked against "items/items/" only, so LIST answered 403 where the real service answers 200.
+    const { call, controls } = await start();
+    await call("POST", "/items/items/a", { body: { value: "1" } });
+    const tokenFor = (rules: Record<string, string[]>, name: string) => {
+      controls.createPolicy(name, rules);
+      return { "x-secrets-token": controls.createToken({ policies: [name] }).token };
+    };
+    for (const [name, rules] of [
+      ["exact", { "items/items": ["list"] }],
+      ["exact-slash", { "items/items/": ["list"] }],
+      ["segment", { "items/+": ["list"] }],
+      ["glob", { "items/item*": ["list"] }],
+    ] as const) {
+      const headers = tokenFor({ ...rules }, name);
+      expect((await call("LIST", "/items/items", { headers })).status, name).toBe(200);
+      expect((await call("GET", "/items/items?list=true", { headers })).status, name).toBe(200);
+    }
+    // the fallback is for lists only: a read of items/items/a is not granted by "items/items"
+    expect((await call("GET", "/items/items/a", { headers: tokenFor({ "items/items": ["list", "read"] }, "no-read") })).status).toBe(403);
+    // an exact rule with the slash still decides before the one without it
+    expect((await call("LIST", "/items/items", { headers: tokenFor({ "items/items/": ["deny"], "items/items": ["list"] }, "slash-deny") })).status).toBe(403);
+  });
+
   it("serves unauthenticated engine routes without a token, passing the caller when one is given", async () => {
     const { call } = await start();
     const anonymous = await call("GET", "/items/public", { headers: { "x-secrets-token": "" } });

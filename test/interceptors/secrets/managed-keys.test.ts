@@ -127,6 +127,25 @@ describeEachTransport("secrets: managed keys", (t) => {
     expect((await call("POST", "/sys/managed-keys/kmsc/c", { ...KMSC, credentials: undefined })).status).toBe(204);
   });
 
+  it("takes the kmsa region from the server environment when left out, then us-east-1", async () => {
+    // Regression: the environment's region was accepted by setServerEnvironment but never used.
+    const { call, controls } = await start();
+    const region = async (name: string) => (await (await call("GET", `/sys/managed-keys/kmsa/${name}`)).json()).data.region;
+    await call("POST", "/sys/managed-keys/kmsa/plain", KMSA);
+    expect(await region("plain")).toBe("us-east-1");
+    controls.setServerEnvironment({ kmsaRegion: "eu-central-1" });
+    await call("POST", "/sys/managed-keys/kmsa/env", KMSA);
+    expect(await region("env")).toBe("eu-central-1");
+    await call("POST", "/sys/managed-keys/kmsa/explicit", { ...KMSA, region: "ap-south-1" });
+    expect(await region("explicit")).toBe("ap-south-1");
+    await call("POST", "/sys/managed-keys/kmsa/empty", { ...KMSA, region: "" });
+    expect(await region("empty")).toBe("eu-central-1");
+    // test-sign finds the key the cloud service holds in that region
+    controls.addBackendKey({ type: "kmsa", kmsKey: "alias/signing", region: "eu-central-1" }, { algorithm: "ec", curve: "P256" });
+    expect((await call("POST", "/sys/managed-keys/kmsa/env/test/sign", {})).status).toBe(204);
+    expect((await call("POST", "/sys/managed-keys/kmsa/plain/test/sign", {})).status).toBe(400);
+  });
+
   it("keeps names unique across types, updates in place and lists per type", async () => {
     const { call, errorOf } = await start();
     expect((await call("POST", "/sys/managed-keys/kmsa/shared", KMSA)).status).toBe(204);

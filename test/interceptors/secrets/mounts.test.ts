@@ -45,6 +45,10 @@ describeEachTransport("secrets: mounts over HTTP", (t) => {
     const token = controls.createToken({ policies: ["mounter"] }).token;
     expect((await call("POST", "/sys/mounts/y", { type: "items" }, token)).status).toBe(403);
     expect((await call("POST", "/sys/mounts/items/tune", { allowed_managed_keys: ["a"] }, token)).status).toBe(204);
+    // Regression: a mount path merely ending in "tune" was taken for a tune and needed no sudo.
+    expect((await call("POST", "/sys/mounts/fortune", { type: "items" }, token)).status).toBe(403);
+    expect((await call("DELETE", "/sys/mounts/items", undefined, token)).status).toBe(403);
+    expect(controls.mounts().map((m) => m.path)).toEqual(["items"]);
     controls.createPolicy("mounter", { "sys/mounts/*": ["create", "update", "delete", "read", "sudo"] });
     expect((await call("POST", "/sys/mounts/y", { type: "items" }, token)).status).toBe(204);
     expect((await call("DELETE", "/sys/mounts/y", undefined, token)).status).toBe(204);

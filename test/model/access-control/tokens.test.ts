@@ -30,7 +30,7 @@ function live(real: Real): string[] {
 }
 
 function check(model: Model, real: Real): void {
-  const expected = [...model.tokens].filter(([, exp]) => exp === null || model.now < exp).map(([id]) => id);
+  const expected = [...model.tokens].filter(([, exp]) => exp === null || model.now <= exp).map(([id]) => id);
   const actual = live(real).filter((id) => model.tokens.has(id));
   expect(actual.sort()).toEqual(expected.sort());
 }
@@ -63,7 +63,7 @@ class Clone implements fc.Command<Model, Real> {
       expect(expiry === null || expiry - model.now >= MINUTE).toBe(true);
     } catch (error) {
       if (!isDomainError(error)) throw error;
-      const alive = expiry === null || model.now < expiry;
+      const alive = expiry === null || model.now <= expiry;
       if (alive) expect(expiry !== null && expiry - model.now < MINUTE).toBe(true);
     }
     check(model, real);

@@ -27,6 +27,8 @@ describe("access-control scenario controls", () => {
     const pinned = acl.createToken({ expirationTime: "2024-01-01T02:00:00Z" });
     expect(acl.token(pinned.accessorId)?.expirationTime).toBe(Date.UTC(2024, 0, 1, 2));
     doubles.advance("90m");
+    expect(acl.access(reader.secretId)).toBe("read");
+    doubles.advance(1);
     expect(acl.token(reader.accessorId)).toBeUndefined();
     expect(acl.access(reader.secretId)).toBe("none");
     expect(acl.tokens().map((t) => t.accessorId)).toContain(pinned.accessorId);

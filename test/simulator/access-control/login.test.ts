@@ -81,6 +81,23 @@ describe("access-control simulator: login", () => {
     expect(bindings.nodeIdentities).toEqual([]);
   });
 
+  it("treats a stored blank selector as no match at login, and only the empty selector as match-all", () => {
+    // Regression: a blank selector used to match everything. The real login (`doesSelectorMatch`)
+    // short-circuits only `""`; anything that fails to parse binds nothing.
+    const { update, sim, root } = setup();
+    update((ctx) => {
+      createAuthMethod(ctx, { name: "k8s", type: "kubernetes" });
+      const blank = createBindingRule(ctx, { secret: root }, { authMethod: "k8s", selector: "", bindType: "service", bindName: "blank" });
+      createBindingRule(ctx, { secret: root }, { authMethod: "k8s", selector: "", bindType: "service", bindName: "empty" });
+      // Creation refuses "  " (see the HTTP suite); a rule stored before that check is no match.
+      (ctx.state.bindingRules[blank.id] as { selector: string }).selector = "  ";
+    });
+    const bindings = sim.read<AccessControlState, ReturnType<typeof evaluateBindings>>(ACCESS_CONTROL, (ctx) =>
+      evaluateBindings(ctx.state, "k8s", "default", { serviceaccount: { name: "web", namespace: "default", uid: "" } }),
+    );
+    expect(bindings.serviceIdentities).toEqual([{ serviceName: "empty", datacenters: [] }]);
+  });
+
   it("rolls back nothing-bound logins and leaves no token", () => {
     const { update, sim } = setup();
     update((ctx) => {

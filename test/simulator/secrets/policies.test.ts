@@ -43,6 +43,22 @@ describe("secrets policies: path patterns", () => {
     expect(capabilitiesOn([{ name: "root", rules: [] }], "anything").has("sudo")).toBe(true);
   });
 
+  it("decides a list path (trailing /) by an exact rule, then the exact rule without the slash, then wildcards without it", () => {
+    const caps = (rules: Record<string, string[]>, path: string) => [...capabilitiesOn([policy("p", rules)], path)].sort();
+    expect(caps({ "ssh/roles": ["list"] }, "ssh/roles/")).toEqual(["list"]);
+    expect(caps({ "ssh/+": ["list"] }, "ssh/roles/")).toEqual(["list"]);
+    expect(caps({ "ssh/roles/": ["read"], "ssh/roles": ["list"] }, "ssh/roles/")).toEqual(["read"]);
+    // the exact rule without the slash beats a wildcard rule matching the path with it
+    expect(caps({ "ssh/roles": ["list"], "ssh/roles/*": ["read"] }, "ssh/roles/")).toEqual(["list"]);
+    // a wildcard matching the path without the slash is tried before one matching it with the slash
+    expect(caps({ "ssh/+": ["list"], "ssh/roles/*": ["read"] }, "ssh/roles/")).toEqual(["list"]);
+    // paths without a trailing slash never fall back
+    expect(caps({ "ssh/roles": ["list"] }, "ssh/roles/x")).toEqual([]);
+    // a literal "+" or "*" in a path is not an exact rule
+    expect(caps({ "ssh/+": ["read"] }, "ssh/+")).toEqual(["read"]);
+    expect(caps({ "ssh/a+b": ["read"] }, "ssh/a+b")).toEqual(["read"]);
+  });
+
   it("reads the HCL policy form, with comments", () => {
     expect(parsePolicyRules('# comment\npath "ssh/*" {\n  capabilities = ["read", "list"]\n}\npath "/sys/leases/lookup" { capabilities = ["update"] } // trailing')).toEqual([
       { path: "ssh/*", capabilities: ["read", "list"] },

@@ -8,18 +8,18 @@ import { checkSelector } from "./type-check.js";
 export interface CompiledSelector {
   /** The selector exactly as given. */
   readonly text: string;
-  /** undefined for an empty/blank selector, which matches every identity. */
+  /** undefined for the empty selector, which matches every identity. */
   readonly ast: SelectorAst | undefined;
   /** True when `identity` satisfies the selector; never throws (a failing selector is no match). */
   matches(identity: Identity): boolean;
 }
 
-const BLANK = /^[ \t\r\n]*$/;
-
 /**
  * Parses `text` and checks it against the auth method's identity `schema`
  * (spec: access-control.md "Binding rule" Selector; FIDELITY.md "Access control").
- * Empty or blank (spaces, tabs, newlines only) text compiles to a selector matching everything.
+ * Only the empty string compiles to a selector matching everything (the real service's
+ * `selector == ""` catch-all); blank text (spaces, tabs, newlines) is parsed like any other and
+ * refused, as go-bexpr refuses it (its `Input` rule needs an expression).
  *
  * The thrown message is the evaluator's own; the service adds its prefix when answering a request
  * (the real service words it `Invalid Binding Rule: Selector is invalid: <message>`).
@@ -33,7 +33,7 @@ const BLANK = /^[ \t\r\n]*$/;
  * selector.matches({ value: { sub: "db" }, list: {} });                       // false
  */
 export function compileSelector(text: string, schema: IdentitySchema): CompiledSelector {
-  if (BLANK.test(text)) return Object.freeze({ text, ast: undefined, matches: () => true });
+  if (text === "") return Object.freeze({ text, ast: undefined, matches: () => true });
   const ast = parseSelector(text);
   checkSelector(ast, schema);
   return Object.freeze({ text, ast, matches: (identity: Identity) => evaluateSelector(ast, identity) });

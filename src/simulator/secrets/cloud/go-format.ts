@@ -308,15 +308,17 @@ function formatFloat(verb: string, arg: number, spec: Spec): string {
 
 /**
  * Go's `%v` of a decoded JSON request value, as the real service prints request values in field
- * errors: strings bare, arrays `[a b]`, objects `map[k:v]` (keys sorted), `null` `<nil>`.
+ * errors: strings bare, arrays `[a b]`, objects `map[k:v]` (keys sorted), `null` `<nil>`; containers
+ * nested deeper than 32 levels print `...`.
  * @example goRequestValue({ b: 1, a: [true] }) // "map[a:[true] b:1]"
  */
-export function goRequestValue(value: unknown): string {
+export function goRequestValue(value: unknown, depth = 0): string {
   if (value === null || value === undefined) return "<nil>";
-  if (Array.isArray(value)) return `[${value.map(goRequestValue).join(" ")}]`;
+  if (typeof value === "object" && depth >= 32) return "...";
+  if (Array.isArray(value)) return `[${value.map((item) => goRequestValue(item, depth + 1)).join(" ")}]`;
   if (typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `map[${entries.map(([k, v]) => `${k}:${goRequestValue(v)}`).join(" ")}]`;
+    return `map[${entries.map(([k, v]) => `${k}:${goRequestValue(v, depth + 1)}`).join(" ")}]`;
   }
   return String(value);
 }

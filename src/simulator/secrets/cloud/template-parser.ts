@@ -73,6 +73,9 @@ export class TemplateError extends Error {
   }
 }
 
+/** Deepest nesting of parentheses and control structures (Go's parser has a limit too). */
+export const MAX_TEMPLATE_DEPTH = 500;
+
 const KEYWORDS = new Set(["if", "else", "end", "with", "range", "define", "template", "block", "break", "continue"]);
 const UNSUPPORTED = new Set(["range", "define", "template", "block", "break", "continue"]);
 
@@ -338,6 +341,7 @@ function readChar(source: string, start: Offset, fail: (offset: Offset, message:
 
 class Parser {
   private index = 0;
+  private depth = 0;
   /** Declared variable names, innermost scope last. */
   private readonly scopes: string[][] = [["$"]];
 
@@ -385,6 +389,7 @@ class Parser {
 
   private parseControl(kind: "if" | "with", tokens: readonly Token[], offset: Offset): TemplateNode {
     this.scopes.push([]);
+    if (++this.depth > MAX_TEMPLATE_DEPTH) this.fail(offset, "max expression depth exceeded");
     try {
       const cursor = new Cursor(tokens, offset);
       if (cursor.done) this.fail(offset, `missing value for ${kind}`);
@@ -410,6 +415,7 @@ class Parser {
       return { type: kind, pipe, list: body.nodes, elseList: elseBody.nodes, offset };
     } finally {
       this.scopes.pop();
+      this.depth--;
     }
   }
 
@@ -490,7 +496,9 @@ class Parser {
       case "string":
         return { type: "string", value: token.value as string, offset: token.offset };
       case "leftParen": {
+        if (++this.depth > MAX_TEMPLATE_DEPTH) this.fail(token.offset, "max expression depth exceeded");
         const pipe = this.parsePipeline(cursor, "parenthesized pipeline", false);
+        this.depth--;
         const close = cursor.next();
         if (close?.kind !== "rightParen") this.fail(close?.offset ?? cursor.end, "unclosed left paren");
         return { type: "pipeline", pipe, fields: fields(), offset: token.offset };

@@ -84,6 +84,14 @@ describeEachTransport("cloud engine: roles", (t) => {
     expect((await call("GET", "/cloud/roles/bad")).status).toBe(404);
   });
 
+  it("refuses a deeply nested value with a field error, not a crash", async () => {
+    const { call } = await startCloud(t);
+    const deep = `${"[".repeat(3000)}1${"]".repeat(3000)}`;
+    const reply = await call("POST", "/cloud/roles/deep", { body: `{"credential_type":${deep}}` });
+    expect(reply.status).toBe(400);
+    expect(errorsOf(reply)[0]).toMatch(/^Field validation failed: error converting input \[\[\[/);
+  });
+
   it("lists several validation errors in one message", async () => {
     const { call } = await startCloud(t);
     const reply = await call("POST", "/cloud/roles/bad", { body: { credential_type: "iam_user", policy_arns: READ_ONLY, role_arns: DEPLOYER, max_sts_ttl: "1h" } });

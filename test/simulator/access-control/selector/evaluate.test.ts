@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileSelector, evaluateSelector, parseSelector, type Identity } from "../../../../src/simulator/access-control/selector/index.js";
+import { messageOf } from "./helpers.js";
 
 const claims = { fields: {}, claims: true } as const;
 const identity: Identity = {
@@ -149,13 +150,20 @@ describe("logic", () => {
 });
 
 describe("compileSelector", () => {
-  it("matches every identity with an empty or blank selector", () => {
-    for (const text of ["", "   ", "\t\r\n"]) {
-      const selector = compileSelector(text, claims);
-      expect(selector.ast).toBeUndefined();
-      expect(selector.text).toBe(text);
-      expect(selector.matches({})).toBe(true);
-      expect(selector.matches(identity)).toBe(true);
+  it("matches every identity with an empty selector", () => {
+    const selector = compileSelector("", claims);
+    expect(selector.ast).toBeUndefined();
+    expect(selector.text).toBe("");
+    expect(selector.matches({})).toBe(true);
+    expect(selector.matches(identity)).toBe(true);
+  });
+
+  it("refuses a blank selector like the real parser (only the empty string is the catch-all)", () => {
+    // Regression: blank text used to compile to a match-everything selector. The real service only
+    // short-circuits `selector == ""`; go-bexpr refuses "  " (its Input rule needs an expression).
+    for (const text of ["   ", "\t\r\n", " "]) {
+      expect(messageOf(() => compileSelector(text, claims))).toBe(messageOf(() => parseSelector(text)));
+      expect(messageOf(() => compileSelector(text, claims))).toMatch(/^\d+:\d+ \(\d+\): no match found, expected: /);
     }
   });
 

@@ -74,6 +74,8 @@ describe("the username template language", () => {
     expect(parse("{{ $x }}")).toThrow('undefined variable "$x"');
     expect(parse("{{ (1 }}")).toThrow("unclosed left paren");
     expect(parse("a\n{{ nope }}")).toThrow("template: template:2:");
+    expect(parse(`{{ ${"(".repeat(5000)}1${")".repeat(5000)} }}`)).toThrow("max expression depth exceeded");
+    expect(parse(`${"{{ if 1 }}".repeat(5000)}${"{{ end }}".repeat(5000)}`)).toThrow("max expression depth exceeded");
   });
 
   it("fails at execution with Go's messages", () => {
