@@ -99,7 +99,24 @@ export async function deploy(target: DeployTarget, options: DeployOptions): Prom
   }
   if (runId === undefined) throw new DeployError("no run was queued for the configuration version", 0, "");
 
-  let applied = false;
+  return driveRun(api, runId, options);
+}
+
+/**
+ * Applies a run paused for confirmation (overriding a soft-failed policy) and waits for its end.
+ * @throws {DeployError} 409 when the run is not paused for confirmation.
+ */
+export async function applyAndWait(target: DeployTarget, runId: string, options: Omit<DeployOptions, "archive"> = {}): Promise<DeployOutcome> {
+  const api = new Api(target);
+  await api.send("POST", `/runs/${runId}/actions/apply`, { comment: "override approved" });
+  return driveRun(api, runId, { ...options, overridePolicies: true }, true);
+}
+
+async function driveRun(api: Api, runId: string, options: Omit<DeployOptions, "archive">, alreadyApplied = false): Promise<DeployOutcome> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const interval = options.pollIntervalMs ?? 1000;
+  const maxPolls = options.maxPolls ?? 600;
+  let applied = alreadyApplied;
   for (let poll = 0; poll < maxPolls; poll++) {
     const attributes = (await api.json("GET", `/runs/${runId}`)).data.attributes as RunAttributes;
     options.onStatus?.(attributes.status);
