@@ -7,6 +7,7 @@
  * state, the schedule and the id source are exactly as before.
  */
 import { ManualClock, type Clock } from "./clock.js";
+import { clonePlain } from "./clone.js";
 import { parseDuration, type Duration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import { IdSource, type IdState } from "./ids.js";
@@ -284,7 +285,7 @@ export class Simulator {
   private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R, rollback = true): R {
     if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
     const undo: Undo = { added: [], cancelled: [], addedBlobs: [], droppedBlobs: new Map() };
-    const savedState = rollback ? structuredClone(this.states.get(service)) : undefined;
+    const savedState = rollback ? clonePlain(this.states.get(service)) : undefined;
     const savedIds = this.ids.save();
     const savedBlobSeq = this.blobSeq;
     const savedNextMove = this.schedule.nextId;

@@ -180,3 +180,27 @@ describe("simulator", () => {
     expect(() => sim.advance("1s")).toThrow(/cannot be advanced/);
   });
 });
+
+describe("clonePlain", () => {
+  it("deep-copies plain data, Maps, Sets and Dates, and shares byte arrays", async () => {
+    const { clonePlain } = await import("../../../src/simulator/kernel/clone.js");
+    const bytes = new Uint8Array([1, 2, 3]);
+    const value = { a: [1, { b: "x" }], m: new Map([["k", { v: 1 }]]), s: new Set([1]), d: new Date(5), bytes, n: null };
+    const copy = clonePlain(value);
+    expect(copy).toEqual(value);
+    expect(copy.a[1]).not.toBe(value.a[1]);
+    expect(copy.m.get("k")).not.toBe(value.m.get("k"));
+    expect(copy.s).not.toBe(value.s);
+    expect(copy.d).not.toBe(value.d);
+    expect(copy.bytes).toBe(bytes);
+  });
+  it("agrees with structuredClone on random JSON data", () => {
+    return import("../../../src/simulator/kernel/clone.js").then(({ clonePlain }) =>
+      fc.assert(
+        fc.property(fc.jsonValue(), (value) => {
+          expect(clonePlain(value)).toEqual(structuredClone(value));
+        }),
+      ),
+    );
+  });
+});
