@@ -1,0 +1,29 @@
+/**
+ * Keeps the README honest: its quick start is the code of `quick-start.test.ts`, and every
+ * relative link in the README and docs/conformance.md points at a file that exists.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const read = (path: string): string => readFileSync(join(root, path), "utf8");
+
+describe("the README", () => {
+  it("shows the quick start exactly as test/readme/quick-start.test.ts runs it", () => {
+    const readme = read("README.md");
+    const start = readme.indexOf("## Quick start");
+    const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? "";
+    const test = read("test/readme/quick-start.test.ts").replace(/^\/\*\*[\s\S]*?\*\/\n/, "");
+    expect(test.replace('from "../../src/index.js"', 'from "infra-doubles"')).toBe(block);
+  });
+
+  it("links only to files that exist", () => {
+    for (const doc of ["README.md", "docs/conformance.md"]) {
+      const text = read(doc);
+      const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] ?? "").filter((l) => !/^[a-z]+:/.test(l));
+      for (const link of links) expect(existsSync(join(root, dirname(doc), link)), `${doc} -> ${link}`).toBe(true);
+    }
+  });
+});
