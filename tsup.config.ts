@@ -16,4 +16,5 @@ export default defineConfig({
   clean: true,
   splitting: true,
   external: ["nock"],
+  shims: true,
 });

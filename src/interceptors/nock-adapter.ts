@@ -22,8 +22,8 @@ import type { SimRequest } from "./http.js";
  * instance the user's tests import (a peer dependency).
  */
 function loadNock(): typeof nock {
-  const load = typeof require === "function" ? require : createRequire(import.meta.url);
-  return load("nock") as typeof nock;
+  // tsup shims import.meta.url in the CommonJS build.
+  return createRequire(import.meta.url)("nock") as typeof nock;
 }
 
 /** Methods intercepted on every origin (`LIST` included: `fetch` can send it through nock). */

@@ -39,3 +39,28 @@ test("intercept() answers every service's base URL, and close() removes every in
   assert.equal(interception.stopped, true);
   assert.deepEqual(nock.activeMocks(), []);
 });
+
+test("access control and secrets answer through the local server from require()", async () => {
+  const doubles = infra.createDoubles({ seed: 2 });
+  const server = await doubles.listen();
+  try {
+    const root = doubles.accessControl.bootstrapToken.secretId;
+    const created = await fetch(`${server.url}/v1/acl/token`, {
+      method: "PUT",
+      headers: { "x-acl-token": root },
+      body: JSON.stringify({ Description: "ci", ExpirationTTL: "5m" }),
+    });
+    assert.equal(created.status, 200);
+    const token = await created.json();
+    doubles.advance("5m");
+    const self = await fetch(`${server.url}/v1/acl/token/self`, { headers: { "x-acl-token": token.SecretID } });
+    assert.equal(self.status, 403);
+    assert.equal(await self.text(), "ACL not found");
+
+    const health = await fetch(`${server.url}/v1/sys/health`);
+    assert.equal(health.status, 200);
+    assert.equal((await health.json()).server_time_utc, Math.floor(doubles.now() / 1000));
+  } finally {
+    await server.close();
+  }
+});

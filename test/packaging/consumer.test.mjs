@@ -113,3 +113,28 @@ test("the infra-doubles binary serves and stops cleanly on SIGTERM", async () =>
   child.kill("SIGTERM");
   assert.deepEqual(await exit, { code: 0, signal: null });
 });
+
+test("a run plans, pauses for confirmation and applies through nock, as the README's quick start", async () => {
+  const { configurationArchive } = await import("infra-doubles");
+  const doubles = createDoubles({ seed: 1 });
+  const interception = doubles.intercept();
+  try {
+    const { runs } = doubles;
+    const ws = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
+    const token = runs.issueUserToken(runs.addUser({ permissions: { [ws.id]: "write" } }).id);
+    const api = doubles.baseUrls().runs.api;
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" };
+    const body = JSON.stringify({ data: { type: "configuration-versions" } });
+    const cv = await (await fetch(`${api}/workspaces/${ws.id}/configuration-versions`, { method: "POST", headers, body })).json();
+    const upload = await fetch(cv.data.attributes["upload-url"], { method: "PUT", body: configurationArchive() });
+    assert.equal(upload.ok, true);
+    doubles.advance("1m");
+    const [run] = runs.runsOf(ws.id);
+    assert.equal(run.status, "planned");
+    assert.equal((await fetch(`${api}/runs/${run.id}/actions/apply`, { method: "POST", headers })).status, 202);
+    doubles.advance("5m");
+    assert.equal(runs.run(run.id).status, "applied");
+  } finally {
+    interception.stop();
+  }
+});
