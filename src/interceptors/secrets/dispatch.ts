@@ -116,6 +116,15 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
   return runEngineRoute(pipeline, route, match, operation, namespace, path, mounted.mount.path, body);
 }
 
+/**
+ * Matches a route pattern against an already percent-decoded path. The shared `matchPath` decodes
+ * each segment again, so segments are re-encoded first: a name is decoded once, as the real
+ * service's HTTP server does (`e%2541` is the name `e%41`, not `eA`).
+ */
+function matchDecodedPath(pattern: string, decodedPath: string): Record<string, string> | undefined {
+  return matchPath(pattern, decodedPath.split("/").map(encodeURIComponent).join("/"));
+}
+
 function unsupportedPath(): ReturnType<typeof secretsError> {
   return secretsError("not_found", "route request", "1 error occurred:\n\t* unsupported path\n\n", { status: 404 });
 }
@@ -127,7 +136,7 @@ function matchCoreRoute(
 ): { route: CoreRoute; params: Record<string, string> } | undefined {
   let pathMatched = false;
   for (const route of routes) {
-    const params = matchPath(route.path, `/${path}`);
+    const params = matchDecodedPath(route.path, `/${path}`);
     if (params === undefined) continue;
     pathMatched = true;
     if (route.operations.includes(operation)) return { route, params };
@@ -143,7 +152,7 @@ function matchEngineRoute<M>(
 ): { route: EngineRoute<M>; params: Record<string, string> } {
   let pathMatched = false;
   for (const route of routes) {
-    const params = matchPath(route.path, rest);
+    const params = matchDecodedPath(route.path, rest);
     if (params === undefined) continue;
     pathMatched = true;
     if (route.operations.includes(operation)) return { route, params };

@@ -11,7 +11,10 @@ import { cloudHttp } from "./cloud/cloud-http.js"; // CLOUD ENGINE (cloud helper
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type EngineHttpRegistry = Readonly<Record<string, EngineHttp<any>>>;
 
-/** Every built-in engine's HTTP face. */
+/**
+ * Every built-in engine's HTTP face, by mount type.
+ * @example secretsHttp({ engines: { ssh: sshEngine }, engineHttp: { ssh: SECRETS_ENGINE_HTTP.ssh } })
+ */
 export const SECRETS_ENGINE_HTTP: EngineHttpRegistry = Object.freeze({
   ssh: sshHttp, // SSH ENGINE (ssh helper)
   cloud: cloudHttp, // CLOUD ENGINE (cloud helper)

@@ -12,7 +12,11 @@ import { LOGIN_ENFORCEMENT_ROUTES } from "./login-enforcement-routes.js";
 import { MANAGED_KEY_ROUTES } from "./managed-key-routes.js";
 import { MOUNT_ROUTES } from "./mount-routes.js";
 
-/** The service's own routes (everything but engines and `sys/health`). */
+/**
+ * The service's own routes (everything but engines and `sys/health`): managed keys, MFA login
+ * enforcement, leases and mounts.
+ * @example CORE_ROUTES.some((r) => r.path === "/sys/managed-keys/:type") // true
+ */
 export const CORE_ROUTES: readonly CoreRoute[] = Object.freeze([...MANAGED_KEY_ROUTES, ...LOGIN_ENFORCEMENT_ROUTES, ...LEASE_ROUTES, ...MOUNT_ROUTES]);
 
 /** Options of {@link secretsHttp}. */

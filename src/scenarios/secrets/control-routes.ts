@@ -12,7 +12,10 @@ import { UsageError } from "../../simulator/kernel/errors.js";
 import type { NodeState } from "../../simulator/secrets/node-state.js";
 import type { SecretsScenario } from "./secrets-scenario.js";
 
-/** Builds the control routes over the scenario controls. */
+/**
+ * Builds the control routes over the scenario controls (the table above).
+ * @example secretsControlRoutes(doubles.secrets).map((r) => r.path) // ["/node-state", "/node-state", "/root-token"]
+ */
 export function secretsControlRoutes(controls: SecretsScenario): readonly Route[] {
   return [
     { method: "GET", path: "/node-state", handler: () => json(200, { state: controls.nodeState }) },

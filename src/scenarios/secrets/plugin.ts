@@ -16,10 +16,16 @@ import { secretsControlRoutes } from "./control-routes.js";
 import { buildSecretsDevScenario } from "./dev-scenario.js";
 import { SecretsScenario } from "./secrets-scenario.js";
 
-/** Key of the service in `createDoubles()`, `baseUrls` options and the dev server banner. */
+/**
+ * Key of the service in `createDoubles()`, `baseUrls` options and the dev server banner.
+ * @example doubles.controlsOf<SecretsScenario>(SECRETS_KEY) // same as doubles.secrets
+ */
 export const SECRETS_KEY = "secrets";
 
-/** Where nock intercepts the service unless told otherwise. */
+/**
+ * Where nock intercepts the service unless told otherwise (the spec's `{base_url}`, ending in `/v1`).
+ * @example await fetch(`${SECRETS_DEFAULT_BASE}/sys/health`)
+ */
 export const SECRETS_DEFAULT_BASE = "https://secrets.test/v1";
 
 /** Options of {@link createSecretsPlugin}. */
@@ -56,5 +62,8 @@ export function createSecretsPlugin(options: SecretsPluginOptions = {}): Service
   };
 }
 
-/** The secrets plugin with the SSH and cloud engines at `/ssh` and `/cloud`. */
+/**
+ * The secrets plugin with the SSH and cloud engines at `/ssh` and `/cloud` and a seeded root token.
+ * @example new DoublesCore([secretsPlugin], { seed: 1 })
+ */
 export const secretsPlugin: ServicePlugin<SecretsScenario> = createSecretsPlugin();

@@ -108,7 +108,10 @@ export class SecretsScenario {
     return this.sim.read<SecretsState, R>(SECRETS, fn);
   }
 
-  /** The root token's secret (may do everything). */
+  /**
+   * The root token's secret (may do everything; seeded unless the plugin fixes it).
+   * @example await fetch(`${base}/ssh/roles?list=true`, { headers: { "x-secrets-token": doubles.secrets.rootToken } })
+   */
   get rootToken(): string {
     return this.read((ctx) => ctx.state.rootToken);
   }
@@ -131,7 +134,10 @@ export class SecretsScenario {
     return { token: record.id, accessor: record.accessor, policies: record.policies };
   }
 
-  /** Forgets a token (requests with it get 403). */
+  /**
+   * Forgets a token (requests with it get 403 `permission denied`). Unknown tokens are ignored.
+   * @example doubles.secrets.revokeToken(token);
+   */
   revokeToken(token: string): void {
     this.update((ctx) => {
       delete ctx.state.tokens[token];
@@ -141,7 +147,8 @@ export class SecretsScenario {
   /**
    * Creates or replaces a policy: HCL text (`path "ssh/*" { capabilities = ["read"] }`), a map
    * of path to capabilities, or a rule list. Paths may end in `*` and use `+` for one segment.
-   * @throws {UsageError} for an unknown capability or unreadable text.
+   * @throws {UsageError} for an unknown capability, a `*` not at the end, unreadable text, or the name `root`.
+   * @example doubles.secrets.createPolicy("signer", { "ssh/sign/*": ["create", "update"], "ssh/roles": ["list"] });
    */
   createPolicy(name: string, rules: string | Readonly<Record<string, readonly string[]>> | readonly PolicyRule[]): void {
     if (name === "root") throw new UsageError('secrets: the "root" policy is built in');
@@ -151,7 +158,10 @@ export class SecretsScenario {
     });
   }
 
-  /** Deletes a policy (tokens naming it lose what it granted). */
+  /**
+   * Deletes a policy (tokens naming it lose what it granted).
+   * @example doubles.secrets.deletePolicy("signer");
+   */
   deletePolicy(name: string): void {
     this.update((ctx) => {
       delete ctx.state.policies[name];
@@ -160,24 +170,37 @@ export class SecretsScenario {
 
   /**
    * Mounts an engine at `path` (`"ssh-prod"`, `"team-a/cloud"`).
+   * @param options.allowedManagedKeys - managed key names the mount may use (its `allowed_managed_keys`).
    * @throws {UsageError} for an unknown type, a reserved path or a path in use.
+   * @example doubles.secrets.mount("ssh-prod", "ssh", { allowedManagedKeys: ["hsm-key"] }) // { path: "ssh-prod", type: "ssh", ... }
    */
   mount(path: string, type: string, options: { description?: string; allowedManagedKeys?: readonly string[] } = {}): MountView {
     const record = this.update((ctx) => mountEngine(ctx, this.engines, { path, type, ...options }));
     return viewOfMount(record);
   }
 
-  /** Unmounts (its leases are revoked). */
+  /**
+   * Unmounts (its leases are revoked, and what died with them is gone).
+   * @throws {UsageError} when nothing is mounted there.
+   * @example doubles.secrets.unmount("ssh-prod");
+   */
   unmount(path: string): void {
     this.update((ctx) => unmountEngine(ctx, this.engines, path));
   }
 
-  /** Sets a mount's `allowed_managed_keys`. */
+  /**
+   * Sets a mount's `allowed_managed_keys` (a managed key listed there cannot be deleted).
+   * @throws {UsageError} when nothing is mounted there.
+   * @example doubles.secrets.setAllowedManagedKeys("ssh", ["hsm-key"]);
+   */
   setAllowedManagedKeys(path: string, keys: readonly string[]): void {
     this.update((ctx) => setAllowedManagedKeys(ctx, path, keys));
   }
 
-  /** Every mount, sorted by path. */
+  /**
+   * Every mount, sorted by path.
+   * @example doubles.secrets.mounts().map((m) => m.path) // ["cloud", "ssh"]
+   */
   mounts(): MountView[] {
     return this.read((ctx) => Object.values(ctx.state.mounts).map(viewOfMount).sort((a, b) => a.path.localeCompare(b.path)));
   }
@@ -202,12 +225,20 @@ export class SecretsScenario {
     });
   }
 
-  /** The node's state. */
+  /**
+   * The node's state.
+   * @example doubles.secrets.nodeState // "active"
+   */
   get nodeState(): NodeState {
     return this.read((ctx) => ctx.state.node.state);
   }
 
-  /** Creates a namespace (and its parents): `"ns1"` or `"ns1/ns2"`. Returns its id. */
+  /**
+   * Creates a namespace (and its parents): `"ns1"` or `"ns1/ns2"`. Returns its id (5 base62 characters).
+   * Requests pick it with `X-Secrets-Namespace` or a path prefix (`/v1/ns1/...`).
+   * @throws {UsageError} for the root namespace.
+   * @example const id = doubles.secrets.createNamespace("ns1");
+   */
   createNamespace(path: string): string {
     return this.update((ctx) => createNamespace(ctx, path)).id;
   }
@@ -215,6 +246,7 @@ export class SecretsScenario {
   /**
    * Puts a key into a simulated backend (an HSM slot, a cloud key): from a PEM private key, or
    * generated from the seed. Managed keys pointing there use it for test-sign.
+   * @throws {UsageError} for a `pkcs11` place without slot/token label or key id/label.
    * @example doubles.secrets.addBackendKey({ type: "kmsa", kmsKey: "alias/signing" }, { algorithm: "ec", curve: "P256" });
    */
   addBackendKey(where: BackendKeyInput, key: KeySpec | { readonly pem: string }): void {
@@ -225,13 +257,19 @@ export class SecretsScenario {
     });
   }
 
-  /** Whether a backend holds a key there (e.g. after a test-sign generated it). */
+  /**
+   * Whether a backend holds a key there (e.g. after a test-sign generated it).
+   * @example doubles.secrets.hasBackendKey({ type: "kmsa", kmsKey: "alias/signing" }) // true after a generating test-sign
+   */
   hasBackendKey(where: BackendKeyInput): boolean {
     const ref = backendRefOf(where);
     return this.read((ctx) => ctx.state.backends.keys[ref] !== undefined);
   }
 
-  /** Creates a `kmsc` key ring (they must exist before a managed key uses them). */
+  /**
+   * Creates a `kmsc` key ring (spec: it "must exist beforehand").
+   * @example doubles.secrets.addKeyRing("my-project", "europe-west1", "ring");
+   */
   addKeyRing(project: string, region: string, keyRing: string): void {
     this.update((ctx) => {
       const ref = `${project}/${region}/${keyRing}`;
@@ -239,46 +277,75 @@ export class SecretsScenario {
     });
   }
 
-  /** Adds a `pkcs11` library stanza to the server configuration (`hsm` exists by default). */
+  /**
+   * Adds a `pkcs11` library stanza to the server configuration (`hsm` exists by default).
+   * @example doubles.secrets.addPkcs11Library("softhsm");
+   */
   addPkcs11Library(name: string): void {
     this.update((ctx) => {
       if (!ctx.state.backends.pkcs11Libraries.includes(name)) ctx.state.backends.pkcs11Libraries.push(name);
     });
   }
 
-  /** Sets what the server environment provides when managed-key requests leave credentials out. */
+  /**
+   * Sets what the server environment provides when managed-key requests leave it out: `kmsa`
+   * credentials and region, a `kmsb` managed identity, `kmsc` credentials. Replaces the previous set.
+   * @example doubles.secrets.setServerEnvironment({ kmsaAccessKey: "AKIA...", kmsaSecretKey: "...", kmsaRegion: "eu-west-1" });
+   */
   setServerEnvironment(environment: ManagedKeyBackends["environment"]): void {
     this.update((ctx) => {
       ctx.state.backends.environment = { ...environment };
     });
   }
 
-  /** A managed key as stored (secrets included), for assertions. */
+  /**
+   * A managed key as stored (secrets included), for assertions; undefined when absent.
+   * @example doubles.secrets.managedKey("hsm-key")?.params.pin // "1234" (the API reads "redacted")
+   */
   managedKey(name: string): ManagedKeyRecord | undefined {
     return this.read((ctx) => structuredClone(ctx.state.managedKeys[name]));
   }
 
-  /** Adds an MFA method (`totp`, `duo`, `okta`, `pingid`); returns its id (a seeded UUID). */
+  /**
+   * Adds an MFA method (`totp`, `duo`, `okta`, `pingid`); returns its id (a seeded UUID).
+   * @throws {UsageError} for an unknown type or namespace.
+   * @example const totp = doubles.secrets.addMfaMethod("totp");
+   */
   addMfaMethod(type: string, options: { name?: string; namespace?: string; id?: string } = {}): string {
     return this.update((ctx) => addMfaMethod(ctx, { type, ...options })).id;
   }
 
-  /** Adds an auth method mount; returns its accessor (`auth_<type>_<8 hex>`). */
+  /**
+   * Adds an auth method mount; returns its accessor (`auth_<type>_<8 hex>`).
+   * @throws {UsageError} for an unknown namespace.
+   * @example const accessor = doubles.secrets.addAuthMount("userpass");
+   */
   addAuthMount(type: string, options: { path?: string; namespace?: string; accessor?: string } = {}): string {
     return this.update((ctx) => addAuthMount(ctx, { type, ...options })).accessor;
   }
 
-  /** Adds an identity group; returns its id. */
+  /**
+   * Adds an identity group; returns its id (a seeded UUID).
+   * @throws {UsageError} for an unknown namespace.
+   * @example const group = doubles.secrets.addIdentityGroup("admins");
+   */
   addIdentityGroup(name: string, options: { namespace?: string; id?: string } = {}): string {
     return this.update((ctx) => addIdentityGroup(ctx, { name, ...options })).id;
   }
 
-  /** Adds an identity entity; returns its id. */
+  /**
+   * Adds an identity entity; returns its id (a seeded UUID).
+   * @throws {UsageError} for an unknown namespace.
+   * @example const entity = doubles.secrets.addIdentityEntity("alice");
+   */
   addIdentityEntity(name: string, options: { namespace?: string; id?: string } = {}): string {
     return this.update((ctx) => addIdentityEntity(ctx, { name, ...options })).id;
   }
 
-  /** Live leases (optionally of one mount), oldest first. */
+  /**
+   * Live leases (optionally of one mount), oldest first; `issuedAt`/`expiresAt` in ms since the epoch.
+   * @example doubles.secrets.leases("ssh").map((l) => l.id) // ["ssh/creds/otp-role/..."]
+   */
   leases(mountPath?: string): Lease[] {
     const mount = mountPath === undefined ? undefined : normalizeMountPath(mountPath);
     return this.read((ctx) =>
@@ -289,7 +356,10 @@ export class SecretsScenario {
     );
   }
 
-  /** Ends a lease now (what dies with it is gone). Returns whether it existed. */
+  /**
+   * Ends a lease now (what dies with it is gone). Returns whether it existed.
+   * @example doubles.secrets.revokeLease(body.lease_id) // true; the OTP no longer verifies
+   */
   revokeLease(leaseId: string): boolean {
     return this.update((ctx) => endLease(ctx, this.engines, leaseId));
   }
@@ -298,13 +368,18 @@ export class SecretsScenario {
    * Runs a change on an engine's mount state, transactional like a request (for the engines'
    * scenario helpers, e.g. creating SSH roles).
    * @throws {UsageError} when nothing is mounted at `mountPath`, or the change fails.
+   * @example doubles.secrets.updateMount<SshMountState, void>("ssh", (ctx) => { ctx.mount.otpTtlMs = 60_000; });
    */
   updateMount<M, R>(mountPath: string, fn: (ctx: EngineContext<M>) => R): R {
     const path = normalizeMountPath(mountPath);
     return this.update((ctx) => fn(engineContext<M>(ctx, this.engines, path, undefined)));
   }
 
-  /** Reads an engine's mount state. */
+  /**
+   * Reads an engine's mount state (read-only: drawing ids or issuing leases throws).
+   * @throws {UsageError} when nothing is mounted at `mountPath`.
+   * @example doubles.secrets.readMount<SshMountState, string[]>("ssh", (ctx) => Object.keys(ctx.mount.roles))
+   */
   readMount<M, R>(mountPath: string, fn: (ctx: EngineContext<M>) => R): R {
     const path = normalizeMountPath(mountPath);
     try {

@@ -13,7 +13,11 @@ import { cloudEngine } from "./cloud/cloud-engine.js"; // CLOUD ENGINE (cloud he
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type EngineRegistry = Readonly<Record<string, SecretsEngine<any>>>;
 
-/** Every built-in engine type. */
+/**
+ * Every built-in engine type, by mount type: `ssh` (spec "SSH engine") and `cloud` (spec
+ * "Cloud-account engine").
+ * @example secretsDefinition({ engines: { ssh: SECRETS_ENGINES.ssh } }) // the SSH engine alone
+ */
 export const SECRETS_ENGINES: EngineRegistry = Object.freeze({
   ssh: sshEngine, // SSH ENGINE (ssh helper)
   cloud: cloudEngine, // CLOUD ENGINE (cloud helper)
@@ -26,7 +30,11 @@ export interface DefaultMount {
   readonly description?: string;
 }
 
-/** The default mounts: each built-in engine type at its own name (`ssh` at `/ssh`, `cloud` at `/cloud`). */
+/**
+ * The default mounts: each engine type at its own name (`ssh` at `/ssh`, `cloud` at `/cloud`), as
+ * the spec assumes ("The SSH engine is assumed to be mounted at `/ssh` ...").
+ * @example defaultMountsOf(SECRETS_ENGINES) // [{ path: "ssh", type: "ssh" }, { path: "cloud", type: "cloud" }]
+ */
 export function defaultMountsOf(engines: EngineRegistry): DefaultMount[] {
   return Object.keys(engines).map((type) => ({ path: type, type }));
 }

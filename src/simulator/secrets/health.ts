@@ -19,7 +19,11 @@ export interface HealthCodes {
   readonly uninitcode: number;
 }
 
-/** Default codes (spec table). */
+/**
+ * Default status codes of the health endpoint (spec "States and transitions" and the health
+ * query parameter table).
+ * @example DEFAULT_HEALTH_CODES.performancestandbycode // 473
+ */
 export const DEFAULT_HEALTH_CODES: HealthCodes = Object.freeze({
   activecode: 200,
   standbycode: 429,
@@ -75,6 +79,9 @@ export interface HealthBody {
  * The health body at simulator time `now` (ms). Sealed and uninitialized nodes leave out
  * `cluster_name` and `cluster_id` and report replication modes `unknown`; `last_wal` appears on
  * an active node once something was written.
+ * @param now - simulator time, ms since the epoch (`server_time_utc` is whole Unix seconds).
+ * @param writeIndex - successful writes so far (`last_wal`).
+ * @example healthBody(state.node, Date.UTC(2024, 0, 1), 0).server_time_utc // 1704067200
  */
 export function healthBody(node: NodeStatus, now: number, writeIndex: number): HealthBody {
   const flags = NODE_FLAGS[node.state];

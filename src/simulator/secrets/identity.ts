@@ -8,7 +8,10 @@ import type { OperationContext } from "../kernel/simulator.js";
 import type { AuthMountRecord, IdentityRecord, MfaMethodRecord, SecretsState } from "./state.js";
 import { normalizeNamespace } from "./tokens.js";
 
-/** MFA method types. */
+/**
+ * MFA method types a fixture may have (their records are "not shown" in the spec).
+ * @example doubles.secrets.addMfaMethod(MFA_METHOD_TYPES[0]) // a totp method's id
+ */
 export const MFA_METHOD_TYPES: readonly string[] = Object.freeze(["totp", "duo", "okta", "pingid"]);
 
 function checkNamespace(state: SecretsState, namespace: string): string {

@@ -13,10 +13,17 @@ import type { LeaseRecord, MountRecord, SecretsState } from "./state.js";
 /** The simulator move that ends a lease. */
 export const LEASE_EXPIRE_MOVE = "lease.expire";
 
-/** The system maximum lease TTL (the real service's default `max_lease_ttl`, 768h), in ms. */
+/**
+ * The system maximum lease TTL (the real service's default `max_lease_ttl`, 768h), in ms.
+ * Leases never outlive it; SSH CA roles without `max_ttl` use it.
+ * @example SYSTEM_MAX_LEASE_TTL_MS / 3_600_000 // 768
+ */
 export const SYSTEM_MAX_LEASE_TTL_MS = 768 * 3_600_000;
 
-/** The system default lease TTL (768h), in ms. */
+/**
+ * The system default lease TTL (768h), in ms: OTP leases and SSH certificates without a ttl use it.
+ * @example SYSTEM_DEFAULT_LEASE_TTL_MS / 1000 // 2764800 (the lease_duration of an OTP)
+ */
 export const SYSTEM_DEFAULT_LEASE_TTL_MS = SYSTEM_MAX_LEASE_TTL_MS;
 
 /** What an engine asks for when it issues a lease. */

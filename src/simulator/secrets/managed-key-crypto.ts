@@ -15,7 +15,11 @@
 import { KeyObject, checkPrimeSync, constants, createECDH, createHash, createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
 import type { KeyMaterial } from "./managed-key-types.js";
 
-/** EC curves by the service's names. */
+/**
+ * EC curves by the managed-key names (`curve`: `P256`, `P384`, `P521`), with node:crypto's and
+ * JWK's names, the scalar size in bytes and the group order.
+ * @example EC_CURVES.P384.node // "secp384r1"
+ */
 export const EC_CURVES: Readonly<Record<string, { readonly node: string; readonly jwk: string; readonly bytes: number; readonly order: bigint }>> = Object.freeze({
   P256: { node: "prime256v1", jwk: "P-256", bytes: 32, order: BigInt("0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551") },
   P384: {
@@ -37,7 +41,10 @@ export const EC_CURVES: Readonly<Record<string, { readonly node: string; readonl
 /** What to generate. */
 export type KeySpec = { readonly algorithm: "rsa"; readonly bits: number } | { readonly algorithm: "ec"; readonly curve: string } | { readonly algorithm: "ed25519" };
 
-/** Hash algorithms of test-sign (`hash_algorithm`) and their node:crypto names. */
+/**
+ * The nine `hash_algorithm` values of test-sign (spec "Managed keys") and their node:crypto names.
+ * @example HASH_ALGORITHMS["sha2-256"] // "sha256"
+ */
 export const HASH_ALGORITHMS: Readonly<Record<string, string>> = Object.freeze({
   sha1: "sha1",
   "sha2-224": "sha224",
@@ -215,8 +222,12 @@ export interface SignOptions {
 }
 
 /**
- * Signs `data` with the material's private key and verifies the signature with its public key.
+ * Signs `data` with the material's private key and verifies the signature with its public key
+ * (test-sign, spec "Managed keys"). RSA uses PSS (salt = digest length) when `usePss`, else
+ * PKCS#1 v1.5; EC and Ed25519 ignore `usePss`, Ed25519 also the hash.
  * @returns whether the signature verified.
+ * @throws {Error} from node:crypto when the hash does not fit the key.
+ * @example signAndVerify(generateKey(seed, { algorithm: "ec", curve: "P256" }), data, { hashAlgorithm: "sha2-256", usePss: false }) // true
  */
 export function signAndVerify(material: KeyMaterial, data: Uint8Array, options: SignOptions): boolean {
   const privateKey = createPrivateKey({ key: Buffer.from(material.privateKey, "base64"), format: "der", type: "pkcs8" });

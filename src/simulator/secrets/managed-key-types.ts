@@ -8,10 +8,16 @@
 /** Backend types: `pkcs11` (HSMs, enterprise), `kmsa`, `kmsb`, `kmsc` (cloud key services). */
 export type ManagedKeyType = "pkcs11" | "kmsa" | "kmsb" | "kmsc";
 
-/** Every backend type. */
+/**
+ * Every managed-key backend type (spec "Managed keys": `pkcs11`, `kmsa`, `kmsb`, `kmsc`).
+ * @example MANAGED_KEY_TYPES.includes("kmsc") // true
+ */
 export const MANAGED_KEY_TYPES: readonly ManagedKeyType[] = Object.freeze(["pkcs11", "kmsa", "kmsb", "kmsc"]);
 
-/** Key usages a managed key may declare (`usages`). */
+/**
+ * Key usages a managed key may declare (`usages`, comma-delimited; default `sign,verify`).
+ * @example MANAGED_KEY_USAGES.includes("wrap") // true
+ */
 export const MANAGED_KEY_USAGES: readonly string[] = Object.freeze(["encrypt", "decrypt", "sign", "verify", "wrap", "unwrap", "mac", "random"]);
 
 /** Key material a simulated backend holds (DER, base64). */

@@ -65,7 +65,11 @@ export const TYPE_FIELDS: Readonly<Record<ManagedKeyType, Readonly<Record<string
 /** Values of a write, already read by their {@link FieldKind}; absent fields were not sent. */
 export type ManagedKeyValues = Readonly<Record<string, ManagedKeyParam | readonly string[]>>;
 
-/** `kmsc` algorithms: key spec, padding and hash they fix. */
+/**
+ * The spec's `kmsc` algorithms: the key each one needs, whether it signs with PSS (`null` for
+ * EC) and the hash it fixes (test-sign refuses another `use_pss` or `hash_algorithm`).
+ * @example KMSC_ALGORITHMS.RSA_SIGN_PSS_4096_SHA512 // { spec: { algorithm: "rsa", bits: 4096 }, pss: true, hash: "sha2-512" }
+ */
 export const KMSC_ALGORITHMS: Readonly<Record<string, { readonly spec: KeySpec; readonly pss: boolean | null; readonly hash: string }>> = Object.freeze({
   EC_SIGN_P256_SHA256: { spec: { algorithm: "ec", curve: "P256" }, pss: null, hash: "sha2-256" },
   EC_SIGN_P384_SHA384: { spec: { algorithm: "ec", curve: "P384" }, pss: null, hash: "sha2-384" },
@@ -83,10 +87,14 @@ export const KMSC_ALGORITHMS: Readonly<Record<string, { readonly spec: KeySpec; 
  * `pkcs11` mechanisms this fake supports for key generation (the real list is not shown in the
  * spec): RSA PKCS#1 `0x0001`, RSA OAEP `0x0009`, RSA PSS `0x000D`, ECDSA `0x1041`. Others are
  * accepted and usable with a key the HSM already holds.
+ * @example PKCS11_MECHANISMS[0x1041] // "ec" (mechanism "0x1041")
  */
 export const PKCS11_MECHANISMS: Readonly<Record<number, "rsa" | "ec">> = Object.freeze({ 0x0001: "rsa", 0x0009: "rsa", 0x000d: "rsa", 0x1041: "ec" });
 
-/** RSA sizes the backends generate. */
+/**
+ * RSA sizes (`key_bits`) the backends take and generate.
+ * @example RSA_KEY_BITS.includes(3072) // true
+ */
 export const RSA_KEY_BITS: readonly number[] = Object.freeze([2048, 3072, 4096]);
 
 const OP_WRITE = "write managed key";

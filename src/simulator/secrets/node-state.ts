@@ -25,7 +25,10 @@ export type NodeState =
   | "not-initialized"
   | "sealed";
 
-/** Every node state, in the spec table's order. */
+/**
+ * Every node state, in the spec table's order (spec "States and transitions").
+ * @example NODE_STATES.includes("sealed") // true
+ */
 export const NODE_STATES: readonly NodeState[] = Object.freeze([
   "active",
   "standby",
@@ -73,6 +76,7 @@ export interface NodeStateOptions {
 /**
  * Parses a node state name (scenario and control API input).
  * @throws {UsageError} for an unknown name.
+ * @example toNodeState("performance-standby") // "performance-standby"
  */
 export function toNodeState(value: unknown): NodeState {
   if (typeof value === "string" && (NODE_STATES as readonly string[]).includes(value)) return value as NodeState;
@@ -88,7 +92,10 @@ export interface NodeFlags {
   readonly drSecondary: boolean;
 }
 
-/** The flag table: one frozen row per node state. */
+/**
+ * The flag table: one frozen row per node state, as the health body reports them.
+ * @example NODE_FLAGS.sealed // { initialized: true, sealed: true, standby: true, performanceStandby: false, drSecondary: false }
+ */
 export const NODE_FLAGS: Readonly<Record<NodeState, NodeFlags>> = Object.freeze({
   active: { initialized: true, sealed: false, standby: false, performanceStandby: false, drSecondary: false },
   standby: { initialized: true, sealed: false, standby: true, performanceStandby: false, drSecondary: false },

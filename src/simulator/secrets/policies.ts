@@ -14,7 +14,10 @@
 import { UsageError } from "../kernel/errors.js";
 import type { Capability } from "./engine.js";
 
-/** Every capability a rule may grant. */
+/**
+ * Every capability a policy rule may grant (spec "Authentication"; FIDELITY.md "Secrets").
+ * @example CAPABILITIES.includes("sudo") // true
+ */
 export const CAPABILITIES: readonly Capability[] = Object.freeze(["create", "read", "update", "delete", "list", "sudo", "deny"]);
 
 /** One rule of a policy: capabilities on a path pattern. */
@@ -30,7 +33,11 @@ export interface Policy {
   readonly rules: readonly PolicyRule[];
 }
 
-/** The built-in `default` policy every token gets unless told otherwise (the lease endpoints real clients call). */
+/**
+ * The built-in `default` policy every token gets unless told otherwise: `update` on
+ * `sys/leases/renew` and `sys/leases/lookup` (the lease endpoints real clients call).
+ * @example capabilitiesOn([DEFAULT_POLICY], "sys/leases/renew").has("update") // true
+ */
 export const DEFAULT_POLICY: Policy = Object.freeze({
   name: "default",
   rules: Object.freeze([
@@ -80,7 +87,11 @@ function parseHcl(text: string): { path: string; capabilities: string[] }[] {
   return rules;
 }
 
-/** Whether `pattern` matches `path` (both relative, no leading slash). */
+/**
+ * Whether `pattern` matches `path` (both relative to the API base, no leading slash): a trailing
+ * `*` matches any rest, `+` exactly one segment.
+ * @example patternMatches("ssh/+/otp-role", "ssh/creds/otp-role") // true
+ */
 export function patternMatches(pattern: string, path: string): boolean {
   const glob = pattern.endsWith("*");
   const body = glob ? pattern.slice(0, -1) : pattern;
@@ -105,7 +116,12 @@ export function patternMatches(pattern: string, path: string): boolean {
   return glob ? have.length >= want.length : have.length === want.length;
 }
 
-/** Priority order of two matching patterns: positive when `a` is more specific than `b`. */
+/**
+ * Priority order of two matching wildcard patterns (the real service's order): positive when `a`
+ * is more specific than `b` (later first wildcard, then no trailing `*`, then fewer `+`, then
+ * longer, then lexicographically larger), 0 when equal.
+ * @example comparePatterns("ssh/creds/*", "ssh/*") > 0 // true
+ */
 export function comparePatterns(a: string, b: string): number {
   const firstWildcard = (p: string): number => {
     const indices = [p.indexOf("+"), p.endsWith("*") ? p.length - 1 : -1].filter((i) => i >= 0);

@@ -25,7 +25,11 @@ export interface SecretsDefinitionOptions {
   readonly rootToken?: string;
 }
 
-/** The version the health endpoint reports by default. */
+/**
+ * The `version` the health endpoint reports by default (spec "Versioning": the health response
+ * carries the server version; an enterprise build, since managed keys and namespaces are enterprise).
+ * @example doubles.secrets.setNodeState("active", { version: DEFAULT_VERSION })
+ */
 export const DEFAULT_VERSION = "1.15.6+ent";
 
 /**

@@ -134,7 +134,7 @@ describeEachTransport("secrets: core routing, envelope and errors", (t) => {
     // checked against "items/items/" only, so LIST answered 403 where the real service answers 200.
     const { call, controls } = await start();
     await call("POST", "/items/items/a", { body: { value: "1" } });
-    const tokenFor = (rules: Record<string, string[]>, name: string) => {
+    const tokenFor = (rules: Readonly<Record<string, readonly string[]>>, name: string) => {
       controls.createPolicy(name, rules);
       return { "x-secrets-token": controls.createToken({ policies: [name] }).token };
     };
@@ -144,7 +144,7 @@ describeEachTransport("secrets: core routing, envelope and errors", (t) => {
       ["segment", { "items/+": ["list"] }],
       ["glob", { "items/item*": ["list"] }],
     ] as const) {
-      const headers = tokenFor({ ...rules }, name);
+      const headers = tokenFor(rules, name);
       expect((await call("LIST", "/items/items", { headers })).status, name).toBe(200);
       expect((await call("GET", "/items/items?list=true", { headers })).status, name).toBe(200);
     }

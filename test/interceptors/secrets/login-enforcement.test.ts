@@ -107,6 +107,17 @@ describeEachTransport("secrets: MFA login enforcement", (t) => {
     });
   });
 
+  it("decodes a percent-encoded name once, as the real HTTP server does", async () => {
+    // Regression: path parameters were decoded twice, so "e%2541" became "eA" instead of "e%41".
+    const { call, totp, accessor } = await start();
+    expect((await call("POST", `${PATH}/e%2541`, { mfa_method_ids: [totp], auth_method_accessors: [accessor] })).status).toBe(204);
+    expect((await (await call("LIST", PATH)).json()).data.keys).toEqual(["e%41"]);
+    expect((await (await call("GET", `${PATH}/e%2541`)).json()).data.name).toBe("e%41");
+    expect((await call("GET", `${PATH}/eA`)).status).toBe(404);
+    expect((await call("POST", `${PATH}/with%20space`, { mfa_method_ids: [totp], auth_method_types: ["userpass"] })).status).toBe(204);
+    expect((await (await call("GET", `${PATH}/with%20space`)).json()).data.name).toBe("with space");
+  });
+
   it("checks policy capabilities on the enforcement paths", async () => {
     const { call, controls, totp, accessor } = await start();
     controls.createPolicy("mfa-admin", { "identity/mfa/login-enforcement/*": ["create", "read"], "identity/mfa/login-enforcement/": ["list"] });

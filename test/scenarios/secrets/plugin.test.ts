@@ -62,7 +62,7 @@ describe("secrets: the plugin in createDoubles()", () => {
     expect(await (await fetch(`${server.url}/_sim/secrets/root-token`)).json()).toEqual({ token: d.secrets.rootToken });
   });
 
-  it("builds the dev server's default scenario: both engines, otp-role and ca-role", async () => {
+  it("builds the dev server's default scenario: both engines, otp-role and ca-role, and the cloud roles", async () => {
     const d = (doubles = new DoublesCore([secretsPlugin], { seed: 1 }));
     const controls = d.controlsOf<SecretsScenario>("secrets");
     // the dev server uses the real default (an RSA 4096 CA); ed25519 keeps this test fast
@@ -72,6 +72,7 @@ describe("secrets: the plugin in createDoubles()", () => {
       rootToken: controls.rootToken,
       mounts: ["cloud/ (cloud)", "ssh/ (ssh)"],
       sshRoles: ["otp-role", "ca-role"],
+      cloudRoles: ["deploy", "assume", "federate"],
     });
     d.intercept();
     const headers = { "x-secrets-token": controls.rootToken };
@@ -80,6 +81,8 @@ describe("secrets: the plugin in createDoubles()", () => {
     const ca = await (await fetch("https://secrets.test/v1/ssh/roles/ca-role", { headers })).json();
     expect(ca.data).toMatchObject({ allow_user_certificates: true });
     expect((await (await fetch("https://secrets.test/v1/ssh/public_key")).text())).toMatch(/^ssh-ed25519 /);
+    const cloudRoles = await (await fetch("https://secrets.test/v1/cloud/roles?list=true", { headers })).json();
+    expect(cloudRoles.data.keys).toEqual(["assume", "deploy", "federate"]);
     expect(typeof secretsPlugin.defaultScenario).toBe("function");
   });
 });

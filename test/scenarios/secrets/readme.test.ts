@@ -53,6 +53,9 @@ it("README: tokens and policies, node states, leases, managed keys, MFA, mounts"
   doubles.secrets.setAllowedManagedKeys("ssh", ["release-key"]);
   expect((await sys("DELETE", "kmsa/release-key")).status).toBe(400);
   doubles.secrets.addBackendKey({ type: "pkcs11", library: "hsm", slot: "0", keyLabel: "k" }, { algorithm: "ec", curve: "P256" });
+  doubles.secrets.setServerEnvironment({ kmsaAccessKey: "AKIA...", kmsaSecretKey: "...", kmsaRegion: "eu-west-1" });
+  expect((await sys("POST", "kmsa/env-key", { key_type: "ECDSA", kms_key: "alias/env" })).status).toBe(204);
+  expect((await sys("GET", "kmsa/env-key").then((r) => r.json())).data).toMatchObject({ region: "eu-west-1" });
 
   const totp = doubles.secrets.addMfaMethod("totp");
   const userpass = doubles.secrets.addAuthMount("userpass");

@@ -78,8 +78,9 @@ export class SshScenario {
   ) {}
 
   /**
-   * Creates or replaces an OTP role.
+   * Creates or replaces an OTP role (defaults: `cidr_list` `10.0.0.0/8`, `default_user` `ubuntu`, port 22).
    * @throws {UsageError} when the role is refused (e.g. a bad CIDR block).
+   * @example ssh.addOtpRole("otp-role", { cidrList: "192.168.0.0/16", allowedUsers: "deploy" });
    */
   addOtpRole(name: string, options: OtpRoleOptions = {}): void {
     this.addRole(name, {
@@ -93,8 +94,10 @@ export class SshScenario {
   }
 
   /**
-   * Creates or replaces a CA role (by default: user certificates for any user, default user `ubuntu`).
-   * @throws {UsageError} when the role is refused.
+   * Creates or replaces a CA role (by default: user certificates for any user, default user
+   * `ubuntu`). Durations are ms or duration strings (`"1h"`), kept in whole seconds.
+   * @throws {UsageError} when the role is refused (e.g. ttl above max_ttl, no certificate type allowed).
+   * @example ssh.addCaRole("hosts", { allowUserCertificates: false, allowHostCertificates: true, allowedDomains: "example.com", allowSubdomains: true });
    */
   addCaRole(name: string, options: CaRoleOptions = {}): void {
     const { ttl, maxTtl, notBeforeDuration, ...rest } = options;
@@ -111,14 +114,18 @@ export class SshScenario {
   }
 
   /**
-   * Creates or replaces a role of any key type from the engine's own role input.
+   * Creates or replaces a role of any key type from the engine's own role input (durations in ms).
    * @throws {UsageError} when the role is refused.
+   * @example ssh.addRole("dyn", { keyType: "dynamic", key: "admin-key", adminUser: "admin", defaultUser: "ubuntu", cidrList: "10.0.0.0/8" });
    */
   addRole(name: string, input: SshRoleInput): void {
     this.secrets.updateMount<SshMountState, void>(this.mountPath, (ctx) => void writeRole(ctx, name, input));
   }
 
-  /** A role in its read form (as `GET roles/:name` answers), or undefined. */
+  /**
+   * A role in its read form (as `GET roles/:name` answers; durations in seconds), or undefined.
+   * @example ssh.role("otp-role")?.cidr_list // "10.0.0.0/8"
+   */
   role(name: string): Record<string, unknown> | undefined {
     return this.secrets.readMount<SshMountState, Record<string, unknown> | undefined>(this.mountPath, (ctx) => {
       const role = ctx.mount.roles[name];
@@ -126,7 +133,11 @@ export class SshScenario {
     });
   }
 
-  /** Registers a named private key (for dynamic roles). */
+  /**
+   * Registers a named private key (PEM or OpenSSH form) for dynamic roles, like `POST keys/:name`.
+   * @throws {UsageError} for a missing or unreadable key.
+   * @example ssh.addKey("admin-key", readFileSync("id_rsa", "utf8"));
+   */
   addKey(name: string, privateKey: string): void {
     this.secrets.updateMount<SshMountState, void>(this.mountPath, (ctx) => writeKey(ctx, name, privateKey));
   }
@@ -136,6 +147,8 @@ export class SshScenario {
    * @param options.keyType - `ssh-rsa` (default), `ec`, `ed25519` or an OpenSSH key type.
    * @param options.keyBits - RSA size (default 4096) or the `ec` curve (256, 384, 521).
    * @returns the CA public key (`<type> <base64>\n`).
+   * @throws {UsageError} for an unknown key type or size.
+   * @example const caKey = ssh.generateCa({ keyType: "ec", keyBits: 384 }); // "ecdsa-sha2-nistp384 AAAA...\n"
    */
   generateCa(options: { keyType?: string; keyBits?: number } = {}): string {
     return this.secrets.updateMount<SshMountState, string>(this.mountPath, (ctx) => {
@@ -144,7 +157,11 @@ export class SshScenario {
     });
   }
 
-  /** Imports a CA key pair (replacing any). */
+  /**
+   * Imports a CA key pair (replacing any), like `POST config/ca` with `private_key` and `public_key`.
+   * @throws {UsageError} when either key cannot be read.
+   * @example ssh.importCa(readFileSync("ca", "utf8"), readFileSync("ca.pub", "utf8"));
+   */
   importCa(privateKey: string, publicKey: string): void {
     this.secrets.updateMount<SshMountState, void>(this.mountPath, (ctx) => {
       deleteCa(ctx);
@@ -152,12 +169,19 @@ export class SshScenario {
     });
   }
 
-  /** The CA public key, or undefined when none is configured. */
+  /**
+   * The CA public key, or undefined when none is configured.
+   * @example writeFileSync("trusted-user-ca-keys.pub", ssh.caPublicKey() ?? "");
+   */
   caPublicKey(): string | undefined {
     return this.secrets.readMount<SshMountState, string | undefined>(this.mountPath, (ctx) => ctx.mount.ca?.publicKey);
   }
 
-  /** Replaces the zero-address roles (roles allowed for any IP). */
+  /**
+   * Replaces the zero-address roles (roles allowed for any IP), like `POST config/zeroaddress`.
+   * @throws {UsageError} for an empty list or a role that does not exist.
+   * @example ssh.setZeroAddressRoles(["otp-role"]);
+   */
   setZeroAddressRoles(roles: readonly string[]): void {
     this.secrets.updateMount<SshMountState, void>(this.mountPath, (ctx) => writeZeroAddressRoles(ctx, roles));
   }
@@ -177,6 +201,8 @@ export class SshScenario {
   /**
    * Issues a one-time password without HTTP (as `POST creds/:role` would).
    * @returns the password and its lease id.
+   * @throws {UsageError} when the request would be refused, or the role is not an OTP role.
+   * @example const { otp } = ssh.issueOtp("otp-role", "10.0.0.5");
    */
   issueOtp(role: string, ip: string, username?: string): { otp: string; leaseId: string } {
     return this.secrets.updateMount<SshMountState, { otp: string; leaseId: string }>(this.mountPath, (ctx) => {
@@ -186,7 +212,10 @@ export class SshScenario {
     });
   }
 
-  /** Live (issued, not yet verified, lease not ended) one-time passwords. */
+  /**
+   * Live (issued, not yet verified, lease not ended) one-time passwords.
+   * @example ssh.liveOtps().map((o) => o.username) // ["ubuntu"]
+   */
   liveOtps(): (SshOtpRecord & { readonly otp: string })[] {
     return this.secrets.readMount<SshMountState, (SshOtpRecord & { otp: string })[]>(this.mountPath, (ctx) =>
       Object.entries(ctx.mount.otps).map(([otp, record]) => ({ otp, ...record })),

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { expect, it } from "vitest";
 import { inspectCertificate, sshFingerprint } from "../../../../src/scenarios/secrets/ssh/certificate-inspection.js";
 import { describeEachTransport, type TransportHarness } from "../../../support/transports.js";
@@ -159,6 +160,39 @@ describeEachTransport("secrets ssh: signing", (t) => {
     });
   });
 
+  it("applies key_id_format, bare domains, default critical options, the max_ttl clamp and the default user at signing time", async () => {
+    const { send, ssh, secrets } = await startSsh(t);
+    ssh.generateCa({ keyType: "ed25519" });
+    secrets.createPolicy("signer", { "ssh/sign/*": ["create", "update"] });
+    const token = secrets.createToken({ policies: ["signer"], displayName: "ci-bot" }).token;
+    ssh.addCaRole("formatted", {
+      keyIdFormat: "{{role_name}}/{{token_display_name}}/{{public_key_hash}}",
+      defaultCriticalOptions: { "force-command": "/usr/bin/deploy" },
+      maxTtl: "10m",
+      notBeforeDuration: "0s",
+    });
+    const formatted = listCertificate((await send("POST", "/ssh/sign/formatted", { body: { public_key: PUBLIC_KEYS.ED25519 }, token })).body.data.signed_key);
+    const keyBlob = Buffer.from(PUBLIC_KEYS.ED25519.split(" ")[1] ?? "", "base64");
+    expect(formatted.keyId).toBe(`formatted/ci-bot/${createHash("sha256").update(keyBlob).digest("hex")}`);
+    expect(formatted.criticalOptions).toEqual(["force-command /usr/bin/deploy"]);
+    // no ttl asked: the system default (768h) is clamped to max_ttl; asked above it: refused
+    expect(formatted.valid).toBe(`from ${iso(T0_SECONDS)} to ${iso(T0_SECONDS + 600)}`);
+    expect((await send("POST", "/ssh/sign/formatted", { body: { public_key: PUBLIC_KEYS.ED25519, ttl: "11m" } })).body).toEqual({ errors: ["ttl is larger than maximum allowed 600"] });
+
+    ssh.addCaRole("bare", { allowUserCertificates: false, allowHostCertificates: true, allowedDomains: "example.com", allowBareDomains: true });
+    const host = (role: string, principals: string) => send("POST", `/ssh/sign/${role}`, { body: { public_key: PUBLIC_KEYS.HOST_RSA, cert_type: "host", valid_principals: principals } });
+    expect(listCertificate((await host("bare", "example.com")).body.data.signed_key).principals).toEqual(["example.com"]);
+    expect((await host("bare", "www.example.com")).body).toEqual({ errors: ["www.example.com is not a valid value for valid_principals"] });
+    ssh.addCaRole("any-host", { allowUserCertificates: false, allowHostCertificates: true, allowedDomains: "*" });
+    expect(listCertificate((await host("any-host", "db.internal")).body.data.signed_key).type).toBe("ssh-rsa-cert-v01@openssh.com host certificate");
+
+    // the default user is the principal only if allowed_users lets it be one
+    ssh.addCaRole("default-outside", { defaultUser: "ubuntu", allowedUsers: "deploy" });
+    expect((await send("POST", "/ssh/sign/default-outside", { body: { public_key: PUBLIC_KEYS.ED25519 } })).body).toEqual({ errors: ["ubuntu is not a valid value for valid_principals"] });
+    ssh.addCaRole("default-inside", { defaultUser: "deploy", allowedUsers: "deploy,ops" });
+    expect(listCertificate((await send("POST", "/ssh/sign/default-inside", { body: { public_key: PUBLIC_KEYS.ED25519 } })).body.data.signed_key).principals).toEqual(["deploy"]);
+  });
+
   it("refuses requests outside the role with 400 and the real messages", async () => {
     const { send, ssh } = await startSsh(t);
     ssh.generateCa({ keyType: "ed25519" });
@@ -229,5 +263,27 @@ describeEachTransport("secrets ssh: signing", (t) => {
     const first = await run();
     expect(await run()).toBe(first);
     expect(listCertificate(JSON.parse(first).data.signed_key).signingCa).toMatch(/using ecdsa-sha2-nistp521/);
+  });
+
+  it("answers byte-identical CA keys and certificates for RSA and Ed25519 CAs generated over HTTP, and others for another seed", async () => {
+    const run = async (seed: string) => {
+      const { call, doubles, ssh } = await startSsh(t, seed);
+      ssh.addCaRole("ca-role");
+      const texts: string[] = [];
+      for (const body of [{ key_type: "rsa", key_bits: 2048 }, { key_type: "ed25519" }]) {
+        texts.push(await (await call("POST", "/ssh/config/ca", { body })).text());
+        texts.push(await (await call("POST", "/ssh/sign/ca-role", { body: { public_key: PUBLIC_KEYS.ED25519, ttl: "1h" } })).text());
+        await call("DELETE", "/ssh/config/ca");
+      }
+      await doubles.close();
+      return texts;
+    };
+    const first = await run("same-seed");
+    expect(await run("same-seed")).toEqual(first);
+    expect(listCertificate(JSON.parse(first[1] ?? "").data.signed_key).signingCa).toMatch(/^RSA SHA256:\S+ \(using rsa-sha2-256\)$/);
+    expect(listCertificate(JSON.parse(first[3] ?? "").data.signed_key).signingCa).toMatch(/^ED25519 SHA256:\S+ \(using ssh-ed25519\)$/);
+    const other = await run("other-seed");
+    expect(JSON.parse(other[0] ?? "").data.public_key).not.toBe(JSON.parse(first[0] ?? "").data.public_key);
+    expect(JSON.parse(other[2] ?? "").data.public_key).not.toBe(JSON.parse(first[2] ?? "").data.public_key);
   });
 });
