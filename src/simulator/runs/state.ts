@@ -56,6 +56,7 @@ export const RUN_OPERATIONS: readonly RunOperation[] = Object.freeze([
 /** How runs move through their automatic phases (see `outcomes.ts`). */
 export type ProgressionMode = "timed" | "manual" | "immediate";
 
+/** An organization (scenario fixture): its name is its id, as in the real service's paths. */
 export interface Organization {
   readonly name: string;
   readonly email: string;
@@ -73,6 +74,7 @@ export interface VcsRepo {
   readonly htmlUrl: string;
 }
 
+/** A workspace: where runs execute, with its auto-apply setting, VCS repository, queue and engine version. */
 export interface Workspace {
   readonly id: string;
   readonly name: string;
@@ -103,6 +105,7 @@ export interface Workspace {
 /** What happens to an uploaded or fetched archive: processed (`uploaded`) or not (`errored`). */
 export type UploadOutcome = "succeeds" | "errors";
 
+/** A user (id prefix `user-`): username, site-administrator flag and per-workspace permission levels. */
 export interface User {
   readonly id: string;
   readonly username: string;
@@ -116,6 +119,7 @@ export interface User {
   readonly createdAt: number;
 }
 
+/** A team of an organization: members and per-workspace permission levels, used by team tokens. */
 export interface Team {
   readonly id: string;
   readonly name: string;
@@ -128,6 +132,7 @@ export interface Team {
   readonly serviceAccountUserId: string;
 }
 
+/** A bearer token (spec "Authentication"): user, team or organization kind, or a site administrator's. */
 export interface Token {
   readonly id: string;
   /** The bearer value. */
@@ -139,6 +144,7 @@ export interface Token {
   readonly createdAt: number;
 }
 
+/** A configuration version (spec "configuration-versions", id prefix `cv-`); times in ms since the epoch. */
 export interface ConfigurationVersion {
   readonly id: string;
   readonly seq: number;
@@ -209,6 +215,7 @@ export interface ResourceCounts {
   readonly import: number;
 }
 
+/** A comment left by a run action (`{comment}` of apply, discard, cancel, force-cancel). */
 export interface RunComment {
   readonly id: string;
   readonly body: string;
@@ -217,6 +224,7 @@ export interface RunComment {
   readonly at: number;
 }
 
+/** A run (spec "runs", id prefix `run-`): attributes, status and its timestamps (ms since the epoch), outcome and phases. */
 export interface Run {
   readonly id: string;
   readonly seq: number;
@@ -275,8 +283,10 @@ export interface Phase {
   resources: ResourceCounts;
 }
 
+/** States of a run's cost estimate (the resource behind the `cost-estimate` relationship; FIDELITY choice). */
 export type CostEstimateStatus = "pending" | "queued" | "finished" | "errored" | "canceled";
 
+/** A run's cost estimate (id prefix `ce-`), included with `include=cost_estimate`. */
 export interface CostEstimate {
   readonly id: string;
   readonly runId: string;
@@ -291,8 +301,10 @@ export interface CostEstimate {
   resourcesCount: number;
 }
 
+/** States of a run's policy check (the resource behind `policy-checks`). */
 export type PolicyCheckStatus = "pending" | "queued" | "passed" | "soft_failed" | "hard_failed" | "overridden" | "canceled";
 
+/** A run's policy check: passes, soft-fails (overridable) or hard-fails, as the run's outcome says. */
 export interface PolicyCheck {
   readonly id: string;
   readonly runId: string;
