@@ -63,9 +63,9 @@ it("rotates ten minutes before expiry, deletes the old token, and the new one ke
 it("shows why rotation matters: a token nobody rotates stops working once its expiry has passed", async () => {
   const client = rotator();
   const secret = await client.secret();
-  vi.setSystemTime("2024-01-01T01:00:00Z");
+  vi.setSystemTime("2024-01-01T00:59:59.999Z");
   expect(await whoAmI(secret)).toBe(200);
-  vi.setSystemTime("2024-01-01T01:00:00.001Z");
+  vi.setSystemTime("2024-01-01T01:00:00Z");
   expect(await whoAmI(secret)).toBe(403);
   expect(doubles.accessControl.tokens().map((t) => t.description)).not.toContain("billing (rotated)");
 });

@@ -19,6 +19,8 @@ export const DEFAULT_WAIT_MS = 5 * 60_000;
 /** Longest `wait`, ms (longer values are cut to it). */
 export const MAX_WAIT_MS = 10 * 60_000;
 
+const MAX_UINT64 = 2n ** 64n - 1n;
+
 /** A computed result: the JSON value and its index. */
 export interface BlockingResult {
   readonly value: unknown;
@@ -53,7 +55,8 @@ export function blockingParameters(query: URLSearchParams): BlockingParameters {
   let index = 0;
   const raw = query.get("index");
   if (raw !== null && raw !== "") {
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw badRequest("Invalid index");
+    // Go's strconv.ParseUint(raw, 10, 64): decimal digits, at most 2^64 - 1.
+    if (!/^\d+$/.test(raw) || BigInt(raw) > MAX_UINT64) throw badRequest("Invalid index");
     index = Number(raw);
   }
   return { index, waitMs };
@@ -63,6 +66,8 @@ interface Attempt {
   readonly response: SimResponse;
   readonly index: number;
   readonly fingerprint: string;
+  /** An error other than "not found" (403, 500): answered at once, never waited on. */
+  readonly final?: boolean;
 }
 
 function attempt(compute: () => BlockingResult): Attempt {
@@ -76,25 +81,32 @@ function attempt(compute: () => BlockingResult): Attempt {
       fingerprint: body,
     };
   } catch (error) {
-    if (!isDomainError(error) || error.code !== "not_found") throw error;
+    // Request-shape errors (400) are answered before the real service sets its index header.
+    if (!isDomainError(error) || error.code === "malformed") throw error;
     const response = accessControlErrorResponse(error);
-    return { response: { ...response, headers: { ...response.headers, [INDEX_HEADER]: "1" } }, index: 1, fingerprint: `missing:${error.detail}` };
+    const withIndex = { ...response, headers: { ...response.headers, [INDEX_HEADER]: "1" } };
+    if (error.code !== "not_found") return { response: withIndex, index: 1, fingerprint: "", final: true };
+    return { response: withIndex, index: 1, fingerprint: `missing:${error.detail}` };
   }
 }
 
 /**
  * Answers a blocking read. `compute` runs once, then again after every change of the simulator
  * while the request waits; a `not_found` result (404) also waits, so a client can wait for a
- * resource to appear. Other errors answer at once.
+ * resource to appear. Other errors answer at once; like the real service, every answer after the
+ * request's shape was accepted (200, 403, 404, 500) carries `X-Acl-Index` (at least 1), and a 400
+ * carries none.
+ * @throws {DomainError} `malformed` for a bad `index` or `wait`, and whatever 400 `compute` throws.
+ * @example return blockingRead(ctx, () => ({ value: tokenWire(view), index: view.modifyIndex }));
  */
 export async function blockingRead(ctx: RouteContext, compute: () => BlockingResult): Promise<SimResponse> {
   const params = blockingParameters(ctx.query);
   const first = attempt(compute);
-  if (params.index === 0 || first.index > params.index) return first.response;
+  if (first.final === true || params.index === 0 || first.index > params.index) return first.response;
   const { sim, request } = ctx;
   const deadline = sim.now() + params.waitMs;
   let current = first;
-  while (current.index <= params.index && current.fingerprint === first.fingerprint) {
+  while (current.final !== true && current.index <= params.index && current.fingerprint === first.fingerprint) {
     if (sim.now() >= deadline || request.signal?.aborted) break;
     await sim.waitForChange(sim.version, deadline, request.signal);
     current = attempt(compute);

@@ -34,9 +34,17 @@ export function accessControlErrorResponse(error: unknown, _request?: SimRequest
 
 /**
  * The answer for a path under the service that no route serves: 405 when the path exists for
- * another method, else 404 like the real service's router. The nearest routes go in a header.
+ * another method (with the real router's `Allow` header, e.g. `OPTIONS,GET,PUT,DELETE`, when
+ * `allow` is given), else 404 like the real service's router. The nearest routes go in a header.
  */
-export function accessControlNoRoute(request: SimRequest, nearest: readonly string[], methodMismatch: boolean): SimResponse {
-  const headers = nearest.length > 0 ? { "x-infra-doubles-nearest": nearest.join(", ") } : undefined;
-  return methodMismatch ? text(405, `method ${request.method} not allowed`, headers) : text(404, "404 page not found\n", headers);
+export function accessControlNoRoute(
+  request: SimRequest,
+  nearest: readonly string[],
+  methodMismatch: boolean,
+  allow: readonly string[] = [],
+): SimResponse {
+  const headers: Record<string, string> = nearest.length > 0 ? { "x-infra-doubles-nearest": nearest.join(", ") } : {};
+  if (!methodMismatch) return text(404, "404 page not found\n", headers);
+  if (allow.length > 0) headers.allow = allow.join(",");
+  return text(405, `method ${request.method} not allowed`, headers);
 }

@@ -26,9 +26,13 @@ export function presentedSecret(request: SimRequest, query: URLSearchParams): st
   const fromHeader = nonEmpty(request.headers[TOKEN_HEADER]);
   if (fromHeader !== undefined) return fromHeader;
   const authorization = request.headers.authorization;
-  if (authorization !== undefined) {
-    const parts = authorization.trim().split(/\s+/);
-    if (parts.length === 2 && parts[0]?.toLowerCase() === "bearer") return nonEmpty(parts[1]);
+  if (authorization !== undefined && authorization !== "") {
+    // The real parser: split on " ", the scheme must be Bearer, the first word of the rest is the token.
+    const parts = authorization.split(" ");
+    if (parts.length > 1 && parts[0]?.toLowerCase() === "bearer") {
+      const value = parts.slice(1).join(" ").trim();
+      return nonEmpty(value.split(" ")[0]?.trim());
+    }
   }
   return undefined;
 }

@@ -168,7 +168,8 @@ const endpoints: Route[] = [
       const operation = "create binding rule";
       const scope = requestScope(ctx.request, ctx.query);
       const input = decodeBindingRuleBody(ctx.request, operation, beforeBody(ctx, scope, operation));
-      if (input.id !== undefined && input.id !== "") throw badRequest(operation, "Cannot specify the ID when creating a new binding rule");
+      // The real create handler is the update handler with an empty URL id, so any body ID mismatches.
+      if (input.id !== undefined && input.id !== "") throw badRequest(operation, "BindingRule ID in URL and payload do not match");
       return json(200, bindingRuleWire(write(ctx, (op) => createBindingRule(op, scope, input))));
     },
   },
@@ -240,37 +241,49 @@ const endpoints: Route[] = [
       return json(200, write(ctx, (op) => logout(op, scope)));
     },
   },
-  {
-    method: ["GET", "DELETE"],
-    path: "/acl/token",
-    handler: () => {
-      throw badRequest("read token", "Missing token ID");
-    },
-  },
-  {
-    method: ["GET", "DELETE"],
-    path: "/acl/binding-rule",
-    handler: () => {
-      throw badRequest("read binding rule", "Missing binding rule ID");
-    },
-  },
 ];
 
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "LIST"];
 
+/** The methods the real router would list in `Allow` for `path`: `OPTIONS`, then the served ones. */
+function allowedMethods(path: string): string[] {
+  const known = endpoints.filter((route) => matchPath(route.path, path) !== undefined);
+  const methods = known.flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method));
+  return methods.length === 0 ? [] : ["OPTIONS", ...new Set(methods)];
+}
+
+function methodNotAllowed(ctx: RouteContext): SimResponse {
+  const allow = allowedMethods(ctx.path);
+  return accessControlNoRoute(ctx.request, allow.slice(1).map((m) => `${m} /v1${ctx.path}`), allow.length > 0, allow);
+}
+
 /**
- * The last row: any other path under `/acl/` is answered by this service (404, or 405 when the
- * path exists for another method), so no other service mounted on the same base swallows it.
+ * `GET`/`DELETE` on the collection paths. The real router serves `/acl/token` (and
+ * `/acl/binding-rule`) for `PUT` only (405 otherwise), and `/acl/token/` with an empty id is its
+ * own handler's `400 Missing token AccessorID` (`Missing binding rule ID`).
+ */
+function missingId(message: string, operation: string): Route["handler"] {
+  return (ctx) => {
+    if (!ctx.request.url.pathname.endsWith("/")) return methodNotAllowed(ctx);
+    throw badRequest(operation, message);
+  };
+}
+
+const missingIdRoutes: Route[] = [
+  { method: ["GET", "DELETE"], path: "/acl/token", handler: missingId("Missing token AccessorID", "read token") },
+  { method: ["GET", "DELETE"], path: "/acl/binding-rule", handler: missingId("Missing binding rule ID", "read binding rule") },
+];
+
+/**
+ * The last row: any other path under `/acl/` is answered by this service (404, or 405 with an
+ * `Allow` header when the path exists for another method), so no other service mounted on the same
+ * base swallows it.
  */
 const fallback: Route = {
   method: ALL_METHODS,
   path: "/acl/*rest",
-  handler: (ctx): SimResponse => {
-    const known = endpoints.filter((route) => matchPath(route.path, ctx.path) !== undefined);
-    const methods = known.flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method));
-    return accessControlNoRoute(ctx.request, methods.map((m) => `${m} /v1${ctx.path}`), known.length > 0);
-  },
+  handler: (ctx): SimResponse => methodNotAllowed(ctx),
 };
 
 /** Every route of the access-control service, in matching order. */
-export const accessControlRoutes: readonly Route[] = [...endpoints, fallback];
+export const accessControlRoutes: readonly Route[] = [...endpoints, ...missingIdRoutes, fallback];

@@ -17,6 +17,22 @@ import type { NodeIdentity, ServiceIdentity } from "../../simulator/access-contr
 
 type Wire = Record<string, unknown>;
 
+/**
+ * `rfc3339`, remembered: formatting costs microseconds and a list repeats the same few instants
+ * (tokens made together), so a list of 1 000 tokens serialises ~5x faster. Bounded; pure.
+ */
+const TIME_CACHE_LIMIT = 4096;
+const timeCache = new Map<number, string>();
+function time(ms: number): string {
+  let text = timeCache.get(ms);
+  if (text === undefined) {
+    if (timeCache.size >= TIME_CACHE_LIMIT) timeCache.clear();
+    text = rfc3339(ms);
+    timeCache.set(ms, text);
+  }
+  return text;
+}
+
 function links(items: readonly LinkView[]): Wire[] {
   return items.map((l) => ({ ID: l.id, Name: l.name }));
 }
@@ -38,10 +54,10 @@ export function tokenWire(token: TokenView): Wire {
   if (token.nodeIdentities.length > 0) out.NodeIdentities = nodeIdentities(token.nodeIdentities);
   out.Local = token.local;
   if (token.authMethod !== "") out.AuthMethod = token.authMethod;
-  if (token.expirationTime !== null) out.ExpirationTime = rfc3339(token.expirationTime);
+  if (token.expirationTime !== null) out.ExpirationTime = time(token.expirationTime);
   if (token.namespace !== "") out.Namespace = token.namespace;
   if (token.authMethodNamespace !== "") out.AuthMethodNamespace = token.authMethodNamespace;
-  out.CreateTime = rfc3339(token.createTime);
+  out.CreateTime = time(token.createTime);
   out.Hash = token.hash;
   out.CreateIndex = token.createIndex;
   out.ModifyIndex = token.modifyIndex;

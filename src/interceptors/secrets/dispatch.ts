@@ -24,7 +24,7 @@ import type { EngineHttpRegistry } from "./engines.js";
 import { envelope } from "./envelope.js";
 import { noHandlerResponse, secretsErrorResponse } from "./error-response.js";
 import { healthResponse } from "./health-route.js";
-import { header, operationOf, requestData, unsupportedOperation, type Operation } from "./request.js";
+import { header, operationOf, requestData, unsupportedOperation, unsupportedPath, type Operation } from "./request.js";
 
 /** The token header. */
 export const TOKEN_HEADER = "x-secrets-token";
@@ -125,10 +125,6 @@ function matchDecodedPath(pattern: string, decodedPath: string): Record<string, 
   return matchPath(pattern, decodedPath.split("/").map(encodeURIComponent).join("/"));
 }
 
-function unsupportedPath(): ReturnType<typeof secretsError> {
-  return secretsError("not_found", "route request", "1 error occurred:\n\t* unsupported path\n\n", { status: 404 });
-}
-
 function matchCoreRoute(
   routes: readonly CoreRoute[],
   path: string,
@@ -225,11 +221,7 @@ function runCoreRoute(
     update: <R>(fn: (c: OperationContext<SecretsState>) => R) => sim.update<SecretsState, R>(SECRETS, fn),
     read: <R>(fn: (c: ReadContext<SecretsState>) => R) => sim.read<SecretsState, R>(SECRETS, fn),
   };
-  if (!core.unauthenticated && caller !== undefined) {
-    const needed = core.capabilities?.(ctx) ?? defaultCapabilities(operation, core.exists?.(ctx));
-    requireCapabilities(caller, policyPath(path, operation), needed, label);
-  }
-  return render(sim, core.handler(ctx), operation);
+  return authorizeAndRun(sim, core, ctx, operation, path, label);
 }
 
 function runEngineRoute<M>(
@@ -260,11 +252,28 @@ function runEngineRoute<M>(
     read: <R>(fn: (c: Parameters<Parameters<EngineRouteContext<M>["read"]>[0]>[0]) => R) =>
       sim.read<SecretsState, R>(SECRETS, (c) => fn(engineReadContext<M>(c, mountPath, caller))),
   };
-  if (!engineRoute.unauthenticated && caller !== undefined) {
-    const needed = engineRoute.capabilities?.(ctx) ?? defaultCapabilities(operation, engineRoute.exists?.(ctx));
-    requireCapabilities(caller, policyPath(path, operation), needed, label);
+  return authorizeAndRun(sim, engineRoute, ctx, operation, path, label);
+}
+
+/** What {@link authorizeAndRun} needs of a core or engine route. */
+interface RouteRules<C> {
+  readonly unauthenticated?: boolean;
+  readonly capabilities?: (ctx: C) => readonly Capability[];
+  readonly exists?: (ctx: C) => boolean;
+  readonly handler: (ctx: C) => EngineResult;
+}
+
+/**
+ * Checks the caller's capabilities on the request path (the route's own list, else the default
+ * for the operation; skipped for unauthenticated routes and callers without a token), then runs
+ * the handler and renders its result.
+ */
+function authorizeAndRun<C extends { readonly caller: Caller | undefined }>(sim: Simulator, rules: RouteRules<C>, ctx: C, operation: Operation, path: string, label: string): SimResponse {
+  if (!rules.unauthenticated && ctx.caller !== undefined) {
+    const needed = rules.capabilities?.(ctx) ?? defaultCapabilities(operation, rules.exists?.(ctx));
+    requireCapabilities(ctx.caller, policyPath(path, operation), needed, label);
   }
-  return render(sim, engineRoute.handler(ctx), operation);
+  return render(sim, rules.handler(ctx), operation);
 }
 
 /**

@@ -4,8 +4,9 @@
  * policy capabilities, parses the body, runs the handler and wraps results in the response envelope.
  */
 import type { SimRequest, SimResponse } from "../http.js";
-import type { Capability, Caller, EngineContext } from "../../simulator/secrets/engine.js";
+import type { Capability, Caller, EngineContext, Lease } from "../../simulator/secrets/engine.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
+import { unsupportedPath } from "./request.js";
 
 /**
  * What a handler returns: an envelope answer (`data`, optional lease, warnings) that the core wraps
@@ -58,4 +59,41 @@ export interface EngineRoute<MountState> {
 export interface EngineHttp<MountState> {
   readonly type: string;
   readonly routes: readonly EngineRoute<MountState>[];
+}
+
+/** The empty success: `204` without a body. */
+export const NO_CONTENT: EngineResult = Object.freeze({ kind: "no-content" });
+
+/**
+ * An envelope answer with `data` and, when there are any, `warnings`.
+ * @example dataResult({ keys: ["a"] }) // { kind: "data", data: { keys: ["a"] } }
+ */
+export function dataResult(data: Record<string, unknown>, warnings?: readonly string[]): EngineResult {
+  return warnings && warnings.length > 0 ? { kind: "data", data, warnings } : { kind: "data", data };
+}
+
+/**
+ * An envelope answer for something issued under `lease`: its id, its whole TTL in seconds
+ * (`lease_duration`, rounded down) and whether it is renewable.
+ * @example leasedResult({ key: otp }, lease) // { kind: "data", ..., leaseDurationSeconds: 2764800 }
+ */
+export function leasedResult(data: Record<string, unknown>, lease: Lease): EngineResult {
+  return {
+    kind: "data",
+    data,
+    leaseId: lease.id,
+    leaseDurationSeconds: Math.floor((lease.expiresAt - lease.issuedAt) / 1000),
+    renewable: lease.renewable,
+  };
+}
+
+/**
+ * The path parameter `param` (default `name`), which must match `pattern`.
+ * @throws {DomainError} 404 `unsupported path` (the real service's answer) when it does not.
+ * @example pathName(ctx, /^\w+$/) // "web" for `/roles/web`; `/roles/a%20b` is a 404
+ */
+export function pathName(ctx: { readonly params: Readonly<Record<string, string>> }, pattern: RegExp, param = "name"): string {
+  const value = ctx.params[param] ?? "";
+  if (!pattern.test(value)) throw unsupportedPath();
+  return value;
 }

@@ -54,6 +54,11 @@ export function operationOf(request: SimRequest): Operation {
   }
 }
 
+/** 404 `unsupported path` (no route, or a path parameter that is not a valid name). */
+export function unsupportedPath(): ReturnType<typeof secretsError> {
+  return secretsError("not_found", "route request", "1 error occurred:\n\t* unsupported path\n\n", { status: 404 });
+}
+
 /** 405 `unsupported operation` (a path that exists, asked an operation it does not have). */
 export function unsupportedOperation(): ReturnType<typeof secretsError> {
   return secretsError("unsupported", "route request", "1 error occurred:\n\t* unsupported operation\n\n", { status: 405 });
@@ -95,17 +100,48 @@ export function header(request: SimRequest, name: string): string | undefined {
   return value === undefined || value === "" ? undefined : value;
 }
 
+/**
+ * The 400 for a field value that cannot be read as the field's type:
+ * `error converting input <value as JSON> for field "<field>": <detail>`.
+ * @example fieldConversionError("port", "x", "cannot parse as int")
+ */
+export function fieldConversionError(field: string, value: unknown, detail: string): ReturnType<typeof badRequest> {
+  return badRequest("parse field", `error converting input ${JSON.stringify(value)} for field "${field}": ${detail}`);
+}
+
 function conversionError(field: string, value: unknown, type: string): ReturnType<typeof badRequest> {
-  return badRequest("parse field", `error converting input ${JSON.stringify(value)} for field "${field}": cannot parse as ${type}`);
+  return fieldConversionError(field, value, `cannot parse as ${type}`);
+}
+
+/**
+ * A JSON scalar as text: strings as they are, numbers and booleans printed (`1`, `true`);
+ * `undefined` for anything else (objects, arrays, `null`).
+ * @example scalarText(22) // "22"
+ */
+export function scalarText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+/**
+ * A JSON integer, or a decimal integer string (surrounding spaces allowed); `undefined` for
+ * anything else.
+ * @example integerOf(" 2048 ") // 2048
+ */
+export function integerOf(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isInteger(value)) return value;
+  if (typeof value === "string" && /^[+-]?\d+$/.test(value.trim())) return Number(value.trim());
+  return undefined;
 }
 
 /** A string field (numbers and booleans are turned into strings, like the real field parser). */
 export function stringField(data: Readonly<Record<string, unknown>>, field: string): string | undefined {
   const value = data[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  throw conversionError(field, value, "string");
+  const text = scalarText(value);
+  if (text === undefined) throw conversionError(field, value, "string");
+  return text;
 }
 
 /** A boolean field: JSON booleans, or strings Go's `ParseBool` reads, or numbers 0/1. */
@@ -126,9 +162,9 @@ export function boolField(data: Readonly<Record<string, unknown>>, field: string
 export function intField(data: Readonly<Record<string, unknown>>, field: string): number | undefined {
   const value = data[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "number" && Number.isInteger(value)) return value;
-  if (typeof value === "string" && /^[+-]?\d+$/.test(value.trim())) return Number(value.trim());
-  throw conversionError(field, value, "int");
+  const parsed = integerOf(value);
+  if (parsed === undefined) throw conversionError(field, value, "int");
+  return parsed;
 }
 
 /**
@@ -141,9 +177,9 @@ export function stringListField(data: Readonly<Record<string, unknown>>, field: 
   if (typeof value === "string") return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (Array.isArray(value)) {
     return value.map((item) => {
-      if (typeof item === "string") return item.trim();
-      if (typeof item === "number" || typeof item === "boolean") return String(item);
-      throw conversionError(field, value, "[]string");
+      const text = scalarText(item);
+      if (text === undefined) throw conversionError(field, value, "[]string");
+      return text.trim();
     }).filter((s) => s !== "");
   }
   throw conversionError(field, value, "[]string");

@@ -28,6 +28,7 @@ export interface DevScenarioInfo {
 /**
  * Builds the dev scenario on `controls` and returns the banner entry.
  * @param baseUrl - the service's base URL on the server (`<origin>/v1`).
+ * @example buildDevScenario(doubles.accessControl, "http://127.0.0.1:4010/v1").loginBearerToken // "dev-bearer-token"
  */
 export function buildDevScenario(controls: AccessControlScenario, baseUrl: string): DevScenarioInfo {
   controls.createPolicy({ name: "acl-read", description: "Read the ACL system", rules: 'acl = "read"' });

@@ -119,18 +119,27 @@ export class AccessControlScenario {
     return { secret: this.bootstrapToken.secretId };
   }
 
-  /** The bootstrap token (policy `global-management`): use its SecretID as `X-Acl-Token` for full access. */
+  /**
+   * The bootstrap token (policy `global-management`): use its SecretID as `X-Acl-Token` for full access.
+   * @example const { secretId } = acl.bootstrapToken; // send as X-Acl-Token
+   */
   get bootstrapToken(): TokenCredentials {
     const { bootstrap } = this.state();
     return { accessorId: bootstrap.accessorId, secretId: bootstrap.secretId };
   }
 
-  /** The built-in anonymous token (used when a request presents no token). */
+  /**
+   * The built-in anonymous token (used when a request presents no token).
+   * @example acl.anonymousToken.secretId // "anonymous"
+   */
   get anonymousToken(): TokenCredentials {
     return { accessorId: ANONYMOUS_ACCESSOR_ID, secretId: ANONYMOUS_SECRET_ID };
   }
 
-  /** The current settings. */
+  /**
+   * The current settings.
+   * @example acl.settings.localDatacenter // "dc1"
+   */
   get settings(): AccessControlSettings {
     return structuredClone(this.state().settings);
   }
@@ -149,6 +158,7 @@ export class AccessControlScenario {
    * Creates an enterprise namespace, optionally with default policies/roles (names or links in the
    * `default` namespace) that every token of the namespace gets.
    * @throws {DomainError} `invalid` for a duplicate or badly formed name or unknown defaults.
+   * @example acl.createNamespace("team-a", { defaultPolicies: ["acl-read"] })
    */
   createNamespace(name: string, options: { description?: string; defaultPolicies?: readonly LinkRef[]; defaultRoles?: readonly LinkRef[] } = {}): NamespaceRecord {
     return this.update((ctx) =>
@@ -171,7 +181,10 @@ export class AccessControlScenario {
     return this.update((ctx) => createPolicy(ctx, input));
   }
 
-  /** Renames a policy or changes its rules; tokens keep linking it by ID. */
+  /**
+   * Renames a policy or changes its rules; tokens keep linking it by ID.
+   * @example acl.updatePolicy(acl.policy("acl-read")!.id, { name: "acl-readers" })
+   */
   updatePolicy(id: string, changes: Partial<Pick<PolicyInput, "name" | "rules" | "description" | "datacenters">>): PolicyRecord {
     return this.update((ctx) => updatePolicy(ctx, id, changes));
   }
@@ -184,7 +197,10 @@ export class AccessControlScenario {
     return this.update((ctx) => createRole(ctx, { ...input, policies: (input.policies ?? []).map(link) }));
   }
 
-  /** Deletes a role. Returns whether it existed. */
+  /**
+   * Deletes a role. Returns whether it existed.
+   * @example acl.deleteRole(acl.role("readers")!.id) // true
+   */
   deleteRole(id: string): boolean {
     return this.update((ctx) => deleteRole(ctx, id));
   }
@@ -206,6 +222,7 @@ export class AccessControlScenario {
    * `kubernetes`, raw claims (`{ sub: "alice", groups: ["dev"] }`) for `jwt` / `oidc`.
    * @returns `bearerToken`.
    * @throws {DomainError} `invalid` for an unknown auth method or an incomplete service account.
+   * @example acl.registerBearerToken("k8s", "jwt-web", { name: "web", namespace: "default" })
    */
   registerBearerToken(
     authMethod: string,
@@ -217,7 +234,10 @@ export class AccessControlScenario {
     return bearerToken;
   }
 
-  /** Makes an auth method stop accepting `bearerToken`. Returns whether it did. */
+  /**
+   * Makes an auth method stop accepting `bearerToken`. Returns whether it did.
+   * @example acl.revokeBearerToken("k8s", "jwt-web") // true
+   */
   revokeBearerToken(authMethod: string, bearerToken: string, options: { namespace?: string } = {}): boolean {
     return this.update((ctx) => revokeBearerToken(ctx, { name: authMethod, ...(options.namespace ? { namespace: options.namespace } : {}) }, bearerToken));
   }
@@ -248,12 +268,16 @@ export class AccessControlScenario {
   /**
    * Updates a token as `PUT /acl/token/:AccessorID` would (same update rules).
    * @throws {DomainError} `invalid` when an update rule is broken.
+   * @example acl.updateToken(token.accessorId, { description: "renamed" })
    */
   updateToken(accessorId: string, input: TokenInput): TokenView {
     return this.update((ctx) => updateToken(ctx, this.operatorScope, accessorId, input));
   }
 
-  /** Deletes a token (true also when it does not exist). */
+  /**
+   * Deletes a token (true also when it does not exist).
+   * @example acl.deleteToken(token.accessorId) // true
+   */
   deleteToken(accessorId: string, options: { namespace?: string } = {}): boolean {
     return this.update((ctx) => deleteToken(ctx, { ...this.operatorScope, namespaceParam: options.namespace }, accessorId));
   }
@@ -271,24 +295,34 @@ export class AccessControlScenario {
    * Logs in through an auth method as `POST /acl/login` would.
    * @returns the new token, SecretID shown.
    * @throws {DomainError} `forbidden` (`Permission denied`) when no rule binds anything.
+   * @example const token = acl.login({ authMethod: "k8s", bearerToken: "jwt-web" });
    */
   login(input: ScenarioLoginInput): TokenView {
     return this.update((ctx) => login(ctx, {}, input));
   }
 
-  /** Logs out a login-created token by its secret. */
+  /**
+   * Logs out a login-created token by its secret.
+   * @example acl.logout(token.secretId) // true
+   */
   logout(secretId: string): boolean {
     return this.update((ctx) => logout(ctx, { secret: secretId }));
   }
 
-  /** What the rules of `authMethod` would bind for `identity` (already in selector form), without logging in. */
+  /**
+   * What the rules of `authMethod` would bind for `identity` (already in selector form), without logging in.
+   * @example acl.bindingsFor("k8s", { serviceaccount: { name: "web", namespace: "default", uid: "" } }).serviceIdentities
+   */
   bindingsFor(authMethod: string, identity: Readonly<Record<string, unknown>>, options: { namespace?: string } = {}): Bindings {
     return this.sim.read<AccessControlState, Bindings>(ACCESS_CONTROL, (ctx) =>
       evaluateBindings(ctx.state, authMethod, options.namespace ?? DEFAULT_NAMESPACE, identity),
     );
   }
 
-  /** A live token by AccessorID (SecretID shown), or undefined when unknown or expired. */
+  /**
+   * A live token by AccessorID (SecretID shown), or undefined when unknown or expired.
+   * @example acl.token(accessorId)?.expirationTime // ms since the epoch, or null
+   */
   token(accessorId: string): TokenView | undefined {
     return this.sim.read<AccessControlState, TokenView | undefined>(ACCESS_CONTROL, (ctx) => {
       const token = ctx.state.tokens[accessorId];
@@ -296,7 +330,10 @@ export class AccessControlScenario {
     });
   }
 
-  /** Every live token, sorted by AccessorID (SecretIDs shown). */
+  /**
+   * Every live token, sorted by AccessorID (SecretIDs shown).
+   * @example acl.tokens().map((t) => t.description)
+   */
   tokens(): TokenView[] {
     return this.sim.read<AccessControlState, TokenView[]>(ACCESS_CONTROL, (ctx) =>
       Object.keys(ctx.state.tokens)
@@ -320,7 +357,10 @@ export class AccessControlScenario {
     });
   }
 
-  /** Every binding rule, sorted by ID. */
+  /**
+   * Every binding rule, sorted by ID.
+   * @example acl.bindingRules().map((r) => r.selector)
+   */
   bindingRules(): BindingRuleView[] {
     return this.sim.read<AccessControlState, BindingRuleView[]>(ACCESS_CONTROL, (ctx) =>
       Object.keys(ctx.state.bindingRules)
@@ -329,12 +369,18 @@ export class AccessControlScenario {
     );
   }
 
-  /** A policy by name (in `namespace`, default `default`). */
+  /**
+   * A policy by name (in `namespace`, default `default`).
+   * @example acl.policy("acl-read")?.id
+   */
   policy(name: string, namespace = DEFAULT_NAMESPACE): PolicyRecord | undefined {
     return structuredClone(Object.values(this.state().policies).find((p) => p.name === name && p.namespace === namespace));
   }
 
-  /** A role by name (in `namespace`, default `default`). */
+  /**
+   * A role by name (in `namespace`, default `default`).
+   * @example acl.role("readers")?.policies
+   */
   role(name: string, namespace = DEFAULT_NAMESPACE): RoleRecord | undefined {
     return structuredClone(Object.values(this.state().roles).find((r) => r.name === name && r.namespace === namespace));
   }
@@ -342,6 +388,7 @@ export class AccessControlScenario {
   /**
    * An auth method by name.
    * @throws {UsageError} when there is none.
+   * @example acl.authMethod("k8s").maxTokenTtlMs // 3_600_000
    */
   authMethod(name: string, namespace = DEFAULT_NAMESPACE): AuthMethodRecord {
     const method = this.state().authMethods[authMethodKey(namespace, name)];

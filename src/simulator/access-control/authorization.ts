@@ -33,22 +33,29 @@ export interface RequestScope {
 export type AclAccess = "none" | "read" | "write";
 
 /**
- * Whether `token` is expired at `now` (ms since the epoch): its ExpirationTime "has passed"
- * (spec "States and transitions"), i.e. `ExpirationTime < now`, like the real service's
- * `ExpirationTime.Before(now)`. A token is still usable at exactly its ExpirationTime.
- * @example isExpired(token, token.expirationTime) // false; isExpired(token, token.expirationTime + 1) // true
+ * Whether `token` is expired at `now` (ms since the epoch). A token is usable exactly while
+ * `now < ExpirationTime` (spec "States and transitions"; issue acceptance property): the instant
+ * ExpirationTime is reached, it is revoked, so advancing the clock by exactly the TTL revokes it.
+ * See docs/decisions/access-control.md ("When a token expires") for the real service's boundary.
+ * @example isExpired(token, token.expirationTime - 1) // false; isExpired(token, token.expirationTime) // true
  */
 export function isExpired(token: TokenRecord, now: number): boolean {
-  return token.expirationTime !== null && now > token.expirationTime;
+  return token.expirationTime !== null && now >= token.expirationTime;
 }
 
-/** The live (not expired) token with this AccessorID, if any. */
+/**
+ * The live (not expired) token with this AccessorID, if any.
+ * @example liveTokenByAccessor(state, accessorId, ctx.now) // undefined once expired
+ */
 export function liveTokenByAccessor(state: AccessControlState, accessorId: string, now: number): TokenRecord | undefined {
   const token = state.tokens[accessorId];
   return token && !isExpired(token, now) ? token : undefined;
 }
 
-/** The live token with this SecretID, if any. */
+/**
+ * The live token with this SecretID, if any.
+ * @example liveTokenBySecret(state, "anonymous", ctx.now)?.accessorId // "00000000-0000-0000-0000-000000000002"
+ */
 export function liveTokenBySecret(state: AccessControlState, secretId: string, now: number): TokenRecord | undefined {
   const accessorId = state.secrets[secretId];
   return accessorId === undefined ? undefined : liveTokenByAccessor(state, accessorId, now);
@@ -58,6 +65,7 @@ export function liveTokenBySecret(state: AccessControlState, secretId: string, n
  * The token a request acts as: the token whose SecretID was presented, or the anonymous token
  * when none was.
  * @throws {DomainError} `unauthenticated` (`ACL not found`) for an unknown or expired secret.
+ * @example resolveCaller(state, ctx.now, { secret: undefined }, "list tokens") // the anonymous token
  */
 export function resolveCaller(state: AccessControlState, now: number, scope: RequestScope, operation: string): TokenRecord {
   if (scope.secret === undefined || scope.secret === "") {
@@ -94,6 +102,7 @@ export function checkNamespaceParameter(state: AccessControlState, scope: Reques
  * token, then `default`. Without the enterprise option every request is in `default`.
  * @returns a namespace name; `*` (from `ns=*`) means every namespace to list endpoints and names
  * no existing namespace elsewhere.
+ * @example selectNamespace(state, { namespaceParam: "team-a" }, caller, undefined) // "team-a" (namespaces on)
  */
 export function selectNamespace(
   state: AccessControlState,
@@ -109,6 +118,7 @@ export function selectNamespace(
 /**
  * Refuses a write into a namespace that does not exist.
  * @throws {DomainError} `invalid`.
+ * @example requireNamespace(state, "team-a", "create token") // throws unless team-a exists
  */
 export function requireNamespace(state: AccessControlState, namespace: string, operation: string): void {
   if (!state.namespaces[namespace]) {
@@ -118,7 +128,10 @@ export function requireNamespace(state: AccessControlState, namespace: string, o
 
 const ACL_RULE = /^\s*acl\s*=\s*"(read|write|deny|list)"\s*$/m;
 
-/** The `acl = "..."` level a policy's rules grant, if they say. */
+/**
+ * The `acl = "..."` level a policy's rules grant, if they say.
+ * @example policyAclRule({ ...policy, rules: 'acl = "read"' }) // "read"
+ */
 export function policyAclRule(policy: PolicyRecord): "read" | "write" | "deny" | undefined {
   const match = ACL_RULE.exec(policy.rules);
   if (!match) return undefined;
@@ -127,7 +140,10 @@ export function policyAclRule(policy: PolicyRecord): "read" | "write" | "deny" |
   return level as "read" | "write" | "deny";
 }
 
-/** Every policy that applies to `token` in `namespace`: linked, via roles, via namespace defaults. */
+/**
+ * Every policy that applies to `token` in `namespace`: linked, via roles, via namespace defaults.
+ * @example effectivePolicies(state, token, "default").map((p) => p.name) // ["acl-read", ...]
+ */
 export function effectivePolicies(state: AccessControlState, token: TokenRecord, namespace: string): PolicyRecord[] {
   const roleIds = [...token.roles];
   const policyIds = [...token.policies];
@@ -152,6 +168,7 @@ export function effectivePolicies(state: AccessControlState, token: TokenRecord,
  * What `token` may do on the `acl` resource in `namespace`: `deny` anywhere wins, then the highest
  * of `write` and `read`; with no rule at all, the service's default policy decides. With
  * namespaces, a token outside the `default` namespace has no rights in other namespaces.
+ * @example aclAccess(state, readerToken, "default") // "read"
  */
 export function aclAccess(state: AccessControlState, token: TokenRecord, namespace: string): AclAccess {
   if (state.settings.namespaces && token.namespace !== DEFAULT_NAMESPACE && token.namespace !== namespace) return "none";
@@ -166,7 +183,10 @@ export function aclAccess(state: AccessControlState, token: TokenRecord, namespa
   return state.settings.defaultPolicy === "allow" ? "write" : "none";
 }
 
-/** Whether `token` holds at least `need` on the `acl` resource in `namespace`. */
+/**
+ * Whether `token` holds at least `need` on the `acl` resource in `namespace`.
+ * @example hasAcl(state, callerToken, "default", "write") // false for a reader
+ */
 export function hasAcl(state: AccessControlState, token: TokenRecord, namespace: string, need: "read" | "write"): boolean {
   const access = aclAccess(state, token, namespace);
   return need === "read" ? access !== "none" : access === "write";
@@ -176,6 +196,7 @@ export function hasAcl(state: AccessControlState, token: TokenRecord, namespace:
  * Refuses a caller without `acl:<need>` in `namespace`.
  * @throws {DomainError} `forbidden` with the real service's wording (`Permission denied: token with
  * AccessorID '<id>' lacks permission 'acl:write'`).
+ * @example requireAcl(state, caller, "default", "write", "create token") // throws 403 for a reader
  */
 export function requireAcl(
   state: AccessControlState,

@@ -46,7 +46,10 @@ export interface BindingRuleInput {
 
 const BIND_TYPES: readonly BindType[] = ["service", "node", "role"];
 
-/** Whether `name` is a valid result of a BindName for `bindType`. */
+/**
+ * Whether `name` is a valid result of a BindName for `bindType`.
+ * @example isValidBindName("service", "web-1") // true; isValidBindName("role", "Admins") // true
+ */
 export function isValidBindName(bindType: BindType, name: string): boolean {
   return bindType === "role" ? isValidRoleName(name) : isValidIdentityName(name);
 }
@@ -125,6 +128,7 @@ export function createBindingRule(ctx: OperationContext<AccessControlState>, sco
  * absent), everything else replaced by the body. Needs `acl:write`.
  * @throws {DomainError} `invalid`: `Binding Rule ID invalid UUID`, `cannot find binding rule <id>`,
  * `the AuthMethod field of an Binding Rule is immutable`, and the create checks.
+ * @example updateBindingRule(ctx, scope, ruleId, { bindType: "node", bindName: "${serviceaccount.name}" })
  */
 export function updateBindingRule(
   ctx: OperationContext<AccessControlState>,
@@ -162,6 +166,7 @@ export function updateBindingRule(
  * does not exist succeeds.
  * @returns `true`.
  * @throws {DomainError} `invalid` (`invalid binding rule id provided`) for a malformed id.
+ * @example deleteBindingRule(ctx, scope, ruleId) // true
  */
 export function deleteBindingRule(ctx: OperationContext<AccessControlState>, scope: RequestScope, id: string): true {
   const operation = "delete binding rule";
@@ -177,6 +182,7 @@ export function deleteBindingRule(ctx: OperationContext<AccessControlState>, sco
 /**
  * Reads a binding rule (`GET /acl/binding-rule/:id`). Needs `acl:read`.
  * @throws {DomainError} `not_found` (404) when it does not exist.
+ * @example readBindingRule(ctx, scope, ruleId).selector
  */
 export function readBindingRule(ctx: ReadContext<AccessControlState>, scope: RequestScope, id: string): BindingRuleView {
   const operation = "read binding rule";
@@ -194,6 +200,7 @@ export function readBindingRule(ctx: ReadContext<AccessControlState>, scope: Req
 /**
  * Lists binding rules (`GET /acl/binding-rules`), sorted by ID, optionally only those of one auth
  * method. Needs `acl:read`. `ns=*` lists every namespace where the caller may read.
+ * @example listBindingRules(ctx, scope, { authMethod: "k8s" })
  */
 export function listBindingRules(
   ctx: ReadContext<AccessControlState>,
@@ -215,7 +222,10 @@ export function listBindingRules(
     .map((rule) => bindingRuleView(state, rule));
 }
 
-/** The rules of an auth method, sorted by ID (the order login applies them). */
+/**
+ * The rules of an auth method, sorted by ID (the order login applies them).
+ * @example rulesOf(state, method).map((r) => r.id)
+ */
 export function rulesOf(state: AccessControlState, method: AuthMethodRecord): BindingRuleRecord[] {
   return Object.keys(state.bindingRules)
     .sort()

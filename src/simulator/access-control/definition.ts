@@ -53,6 +53,7 @@ function builtinToken(fields: Pick<TokenRecord, "accessorId" | "secretId" | "des
  * The initial state: settings, the `default` namespace, the `global-management` policy (index 1),
  * the anonymous token (index 2) and the bootstrap token linked to `global-management` (index 3),
  * whose ids come from the seeded id source.
+ * @example initialAccessControlState({ now: 0, ids: new IdSource(1) }).index // 3
  */
 export function initialAccessControlState(ctx: { readonly now: number; readonly ids: IdSource }, settings: Partial<AccessControlSettings> = {}): AccessControlState {
   const policyBase = {

@@ -102,6 +102,7 @@ function policyHash(policy: Omit<PolicyRecord, "hash">): string {
 /**
  * Creates a policy.
  * @throws {DomainError} `invalid` for a duplicate name in the namespace, a bad ID or an unknown namespace.
+ * @example createPolicy(ctx, { name: "acl-read", rules: 'acl = "read"' })
  */
 export function createPolicy(ctx: Ctx, input: PolicyInput): PolicyRecord {
   const operation = "create policy";
@@ -129,6 +130,7 @@ export function createPolicy(ctx: Ctx, input: PolicyInput): PolicyRecord {
 /**
  * Changes a policy (rename it, change its rules). Tokens keep linking it by ID.
  * @throws {DomainError} `invalid` for an unknown policy or a name already taken.
+ * @example updatePolicy(ctx, policyId, { name: "acl-readers" })
  */
 export function updatePolicy(ctx: Ctx, id: string, changes: Partial<Pick<PolicyInput, "name" | "rules" | "description" | "datacenters">>): PolicyRecord {
   const operation = "update policy";
@@ -153,6 +155,7 @@ export function updatePolicy(ctx: Ctx, id: string, changes: Partial<Pick<PolicyI
 /**
  * Creates a role.
  * @throws {DomainError} `invalid` for a bad or duplicate name, unknown policies or bad identities.
+ * @example createRole(ctx, { name: "readers", policies: [{ name: "acl-read" }] })
  */
 export function createRole(ctx: Ctx, input: RoleInput): RoleRecord {
   const operation = "create role";
@@ -184,6 +187,7 @@ export function createRole(ctx: Ctx, input: RoleInput): RoleRecord {
 /**
  * Deletes a role (login then ignores role rules naming it).
  * @returns whether it existed.
+ * @example deleteRole(ctx, roleId) // true
  */
 export function deleteRole(ctx: Ctx, id: string): boolean {
   if (!ctx.state.roles[id]) return false;
@@ -196,6 +200,7 @@ export function deleteRole(ctx: Ctx, id: string): boolean {
  * Creates an auth method.
  * @throws {DomainError} `invalid` for a duplicate name, an unknown type, mappings on a
  * fields-based method, or a max token TTL outside 1 minute to 24 hours.
+ * @example createAuthMethod(ctx, { name: "k8s", type: "kubernetes", maxTokenTtlMs: 3_600_000 })
  */
 export function createAuthMethod(ctx: Ctx, input: AuthMethodInput): AuthMethodRecord {
   const operation = "create auth method";
@@ -236,6 +241,7 @@ export function createAuthMethod(ctx: Ctx, input: AuthMethodInput): AuthMethodRe
 /**
  * Tells an auth method to accept `bearerToken` as the identity `input` stands for.
  * @throws {DomainError} `invalid` for an unknown auth method or an incomplete identity.
+ * @example registerBearerToken(ctx, { name: "k8s" }, "jwt-web", { name: "web", namespace: "default" })
  */
 export function registerBearerToken(
   ctx: Ctx,
@@ -250,7 +256,10 @@ export function registerBearerToken(
   record.bearerTokens[bearerToken] = identityFromInput(record, input);
 }
 
-/** Makes an auth method stop accepting `bearerToken`. Returns whether it did. */
+/**
+ * Makes an auth method stop accepting `bearerToken`. Returns whether it did.
+ * @example revokeBearerToken(ctx, { name: "k8s" }, "jwt-web") // true
+ */
 export function revokeBearerToken(ctx: Ctx, method: { readonly name: string; readonly namespace?: string }, bearerToken: string): boolean {
   const record = ctx.state.authMethods[authMethodKey(method.namespace ?? DEFAULT_NAMESPACE, method.name)];
   if (!record || !(bearerToken in record.bearerTokens)) return false;
@@ -261,6 +270,7 @@ export function revokeBearerToken(ctx: Ctx, method: { readonly name: string; rea
 /**
  * Creates an enterprise namespace.
  * @throws {DomainError} `invalid` for a duplicate or badly formed name, or unknown default links.
+ * @example createNamespace(ctx, { name: "team-a", defaultPolicies: [{ name: "acl-read" }] })
  */
 export function createNamespace(
   ctx: Ctx,
@@ -291,6 +301,7 @@ export function createNamespace(
  * Changes the service's settings (namespaces on/off, datacenters, default policy, ...).
  * @throws {DomainError} `invalid` for a local datacenter not among the datacenters, or TTL bounds
  * that are not positive and ordered.
+ * @example configure(ctx, { namespaces: true, localDatacenter: "eu-1" })
  */
 export function configure(ctx: Ctx, changes: Partial<AccessControlSettings>): AccessControlSettings {
   const next: AccessControlSettings = { ...ctx.state.settings, ...changes };

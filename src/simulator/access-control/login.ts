@@ -7,6 +7,7 @@
  *
  * Spec: access-control.md "Binding rule" (BindType effects); FIDELITY.md "Access control" (login).
  */
+import { Buffer } from "node:buffer";
 import { isDomainError } from "../kernel/errors.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import { bindNameSchema, rejectedBearerTokenMessage, selectorSchema } from "./auth-methods.js";
@@ -39,14 +40,22 @@ export interface Bindings {
   readonly roles: string[];
 }
 
-function sortedJson(meta: Readonly<Record<string, string>>): string {
-  return JSON.stringify(Object.fromEntries(Object.keys(meta).sort().map((k) => [k, meta[k]])));
+/** A string as Go's `encoding/json` writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped too. */
+function goJsonString(text: string): string {
+  return JSON.stringify(text).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** `meta` as Go's `json.Marshal` writes a `map[string]string`: keys sorted by their UTF-8 bytes. */
+function goMapJson(meta: Readonly<Record<string, string>>): string {
+  const keys = Object.keys(meta).sort((a, b) => Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8")));
+  return `{${keys.map((k) => `${goJsonString(k)}:${goJsonString(meta[k] ?? "")}`).join(",")}}`;
 }
 
 /**
  * Applies the rules of the auth method `methodName` (in `namespace`) to `identity`.
  * @throws {DomainError} `invalid` when a matching rule's BindName cannot be computed for this
  * identity or computes an invalid name.
+ * @example evaluateBindings(state, "k8s", "default", { serviceaccount: { name: "web", namespace: "default", uid: "" } }).serviceIdentities
  */
 export function evaluateBindings(state: AccessControlState, methodName: string, namespace: string, identity: Identity): Bindings {
   const method = state.authMethods[authMethodKey(namespace, methodName)];
@@ -110,7 +119,7 @@ export function login(ctx: OperationContext<AccessControlState>, scope: RequestS
     throw aclError("forbidden", operation, "Permission denied", { resource: method.name });
   }
   const meta = input.meta ?? {};
-  const description = Object.keys(meta).length === 0 ? "token created via login" : `token created via login: ${sortedJson(meta)}`;
+  const description = Object.keys(meta).length === 0 ? "token created via login" : `token created via login: ${goMapJson(meta)}`;
   const record = setToken(
     ctx,
     {

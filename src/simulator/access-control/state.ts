@@ -215,7 +215,10 @@ session_prefix "" {
   policy = "write"
 }`;
 
-/** The default settings. */
+/**
+ * The default settings.
+ * @example defaultSettings().maxExpirationTtlMs // 86_400_000
+ */
 export function defaultSettings(): AccessControlSettings {
   return {
     namespaces: false,
@@ -229,12 +232,18 @@ export function defaultSettings(): AccessControlSettings {
   };
 }
 
-/** Key of an auth method in {@link AccessControlState.authMethods}. */
+/**
+ * Key of an auth method in {@link AccessControlState.authMethods}.
+ * @example authMethodKey("default", "k8s") // "default/k8s"
+ */
 export function authMethodKey(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
-/** Takes the next index (one per write, like one log entry per change). */
+/**
+ * Takes the next index (one per write, like one log entry per change).
+ * @example const index = nextIndex(ctx.state) // CreateIndex/ModifyIndex of this write
+ */
 export function nextIndex(state: AccessControlState): number {
   state.index += 1;
   return state.index;

@@ -8,6 +8,7 @@
 import { formatGoDuration } from "../kernel/duration.js";
 import type { OperationContext, ReadContext } from "../kernel/simulator.js";
 import {
+  aclAccess,
   checkNamespaceParameter,
   hasAcl,
   isExpired,
@@ -17,6 +18,7 @@ import {
   requireNamespace,
   resolveCaller,
   selectNamespace,
+  type AclAccess,
   type RequestScope,
 } from "./authorization.js";
 import { aclError, aclNotFound, invalid, malformed } from "./errors.js";
@@ -39,6 +41,9 @@ import {
   type TokenRecord,
 } from "./state.js";
 import { expandedTokenView, tokenView, type ExpandedTokenView, type TokenView } from "./views.js";
+
+/** SecretIDs naming the real service's root authorizers, which an update may not present. */
+const ROOT_SECRETS: ReadonlySet<string> = new Set(["allow", "deny", "manage"]);
 
 /** Name of the timed move that revokes an expired token. */
 export const TOKEN_EXPIRE_MOVE = "token.expire";
@@ -102,7 +107,10 @@ function freshUuid(ctx: Ctx): string {
   }
 }
 
-/** The hash of what a token grants. */
+/**
+ * The hash of what a token grants.
+ * @example tokenHash(recordWithoutHash) // base64 SHA-256, e.g. "GwXXlx4u..."
+ */
 export function tokenHash(token: Omit<TokenRecord, "hash">): string {
   return contentHash({
     description: token.description,
@@ -142,6 +150,7 @@ function checkExpiry(ctx: Ctx, createTime: number, input: TokenInput, operation:
 /**
  * The one write path of tokens (create, update, clone, login), in the real service's order of
  * checks. Returns the stored record.
+ * @example setToken(ctx, { description: "x" }, "default", { create: true, fromLogin: false, operation: "create token" })
  */
 export function setToken(ctx: Ctx, input: TokenInput, namespace: string, options: SetOptions): TokenRecord {
   const { state } = ctx;
@@ -158,6 +167,10 @@ export function setToken(ctx: Ctx, input: TokenInput, namespace: string, options
   if (!options.create) {
     accessorId = input.accessorId ?? "";
     if (!isUuid(accessorId)) throw invalid(operation, "AccessorID is not a valid UUID");
+    // The real service refuses the names of its root authorizers as a SecretID before anything else.
+    if (input.secretId !== undefined && ROOT_SECRETS.has(input.secretId)) {
+      throw aclError("forbidden", operation, "Permission denied: Cannot modify root ACL", { resource: accessorId });
+    }
     const existing = liveTokenByAccessor(state, accessorId, ctx.now);
     if (!existing || existing.namespace !== namespace) throw invalid(operation, `Cannot find token "${accessorId}"`);
     if (input.secretId === undefined || input.secretId === "") secretId = existing.secretId;
@@ -187,12 +200,12 @@ export function setToken(ctx: Ctx, input: TokenInput, namespace: string, options
       secretId = input.secretId;
     }
     createTime = ctx.now;
+    expirationTime = checkExpiry(ctx, createTime, input, operation);
     if (options.fromLogin) {
       authMethodNamespace = options.authMethodNamespace ?? namespace;
     } else if (authMethod !== "") {
       throw invalid(operation, "AuthMethod field is disallowed outside of Login");
     }
-    expirationTime = checkExpiry(ctx, createTime, input, operation);
   }
 
   const policies = resolvePolicyLinks(state, input.policies ?? [], namespace, operation);
@@ -223,13 +236,16 @@ export function setToken(ctx: Ctx, input: TokenInput, namespace: string, options
   state.tokens[accessorId] = record;
   state.secrets[secretId] = accessorId;
   if (options.create && expirationTime !== null) {
-    // Revoked once ExpirationTime has passed: the first millisecond after it.
-    state.expiryMoves[accessorId] = ctx.schedule(expirationTime + 1, TOKEN_EXPIRE_MOVE, accessorId);
+    // Revoked at ExpirationTime: usable exactly while now < ExpirationTime.
+    state.expiryMoves[accessorId] = ctx.schedule(expirationTime, TOKEN_EXPIRE_MOVE, accessorId);
   }
   return record;
 }
 
-/** Removes a token and its pending expiry move. */
+/**
+ * Removes a token and its pending expiry move.
+ * @example removeToken(ctx, ctx.state.tokens[accessorId])
+ */
 export function removeToken(ctx: Ctx, token: TokenRecord): void {
   const { state } = ctx;
   delete state.tokens[token.accessorId];
@@ -268,6 +284,7 @@ export function createToken(ctx: Ctx, scope: RequestScope, input: TokenInput): T
  * @throws {DomainError} `invalid`: `Cannot find token "<id>"`, `Changing a token's SecretID is not
  * permitted`, `Cannot toggle local mode of <id>`, `Cannot change AuthMethod of <id>`,
  * `Cannot change expiration time of <id>`, and the create rules for links and identities.
+ * @example updateToken(ctx, { secret: bootstrapSecret }, accessorId, { description: "renamed", local: false })
  */
 export function updateToken(ctx: Ctx, scope: RequestScope, accessorId: string, input: TokenInput): TokenView {
   const operation = "update token";
@@ -285,6 +302,7 @@ export function updateToken(ctx: Ctx, scope: RequestScope, accessorId: string, i
  * non-empty. Needs `acl:write`.
  * @throws {DomainError} `not_found` answered as 403 `ACL not found` for an unknown or expired
  * source, `invalid` for a token created by login or an expiry now too close.
+ * @example cloneToken(ctx, { secret: bootstrapSecret }, accessorId, { description: "copy" })
  */
 export function cloneToken(
   ctx: Ctx,
@@ -325,6 +343,7 @@ export function cloneToken(
  * @returns `true`.
  * @throws {DomainError} `invalid` for a malformed AccessorID, the anonymous token, or the caller's
  * own token.
+ * @example deleteToken(ctx, { secret: bootstrapSecret }, accessorId) // true
  */
 export function deleteToken(ctx: Ctx, scope: RequestScope, accessorId: string): true {
   const operation = "delete token";
@@ -349,6 +368,7 @@ export function deleteToken(ctx: Ctx, scope: RequestScope, accessorId: string): 
  * @param expanded - also answer the contents of every policy and role affecting the token.
  * @throws {DomainError} `not_found` (`Requested token does not exist: ACL not found`) for an
  * unknown or expired token.
+ * @example readToken(ctx, { secret: readerSecret }, accessorId, true).secretId // "<hidden>"
  */
 export function readToken(
   ctx: ReadContext<AccessControlState>,
@@ -373,6 +393,7 @@ export function readToken(
  * Reads the token whose secret the caller presents (`GET /acl/token/self`). Needs no permission.
  * @throws {DomainError} `unauthenticated` (`ACL not found`) when no secret, an unknown or an
  * expired one is presented.
+ * @example readSelf(ctx, { secret }).accessorId
  */
 export function readSelf(ctx: ReadContext<AccessControlState>, scope: RequestScope): TokenView {
   const operation = "read own token";
@@ -388,6 +409,7 @@ export function readSelf(ctx: ReadContext<AccessControlState>, scope: RequestSco
  * `authMethod` may be given.
  * @throws {DomainError} `malformed` for namespace hints (`ns`, the header, `authmethod-ns`) without
  * namespaces; `invalid` when several filters are combined.
+ * @example listTokens(ctx, { secret: bootstrapSecret }, { serviceName: "web" })
  */
 export function listTokens(ctx: ReadContext<AccessControlState>, scope: RequestScope, filters: TokenListFilters = {}): TokenView[] {
   const operation = "list tokens";
@@ -404,23 +426,36 @@ export function listTokens(ctx: ReadContext<AccessControlState>, scope: RequestS
   if (given.length > 1) throw invalid(operation, "can only filter by one of policy, role, serviceName, or authMethod at once");
   // The auth method's namespace: `authmethod-ns`, else the request's (any, for `ns=*`).
   const methodNamespace = state.settings.namespaces ? filters.authMethodNamespace || (wildcard ? undefined : namespace) : namespace;
+  // The caller's rights per namespace, worked out once per request rather than once per token.
+  const access = new Map<string, AclAccess>();
+  const accessIn = (ns: string): AclAccess => {
+    let level = access.get(ns);
+    if (level === undefined) {
+      level = aclAccess(state, caller, ns);
+      access.set(ns, level);
+    }
+    return level;
+  };
   const out: TokenView[] = [];
   const ids = Object.keys(state.tokens).sort();
   for (const id of ids) {
     const token = state.tokens[id] as TokenRecord;
     if (isExpired(token, ctx.now)) continue;
-    if (wildcard ? !hasAcl(state, caller, token.namespace, "read") : token.namespace !== namespace) continue;
+    if (wildcard ? accessIn(token.namespace) === "none" : token.namespace !== namespace) continue;
     if (filters.policy && !token.policies.includes(filters.policy)) continue;
     if (filters.role && !token.roles.includes(filters.role)) continue;
     if (filters.serviceName && !token.serviceIdentities.some((s) => s.serviceName === filters.serviceName)) continue;
     if (filters.authMethod && token.authMethod !== filters.authMethod) continue;
     if (filters.authMethod && methodNamespace !== undefined && token.authMethodNamespace !== methodNamespace) continue;
-    out.push(tokenView(state, token, hasAcl(state, caller, token.namespace, "write")));
+    out.push(tokenView(state, token, accessIn(token.namespace) === "write"));
   }
   return out;
 }
 
-/** The expiry move: revokes the token once its ExpirationTime has passed (scheduled 1 ms after it). */
+/**
+ * The expiry move: revokes the token once its ExpirationTime has passed (scheduled 1 ms after it).
+ * @example expireToken(ctx, accessorId) // no-op unless its ExpirationTime has passed
+ */
 export function expireToken(ctx: Ctx, accessorId: string): void {
   delete ctx.state.expiryMoves[accessorId];
   const token = ctx.state.tokens[accessorId];

@@ -77,8 +77,12 @@ export interface RoleView {
 
 /** The extra fields of a token read with `expanded` (spec "Token"). */
 export interface ExpandedTokenView extends TokenView {
-  /** Linked policies, the policies of linked roles, then synthetic policies of identities. */
+  /**
+   * Linked policies, the namespace's default policies, the policies of linked and default roles,
+   * then synthetic policies of identities (the token's and its roles').
+   */
   readonly expandedPolicies: readonly PolicyView[];
+  /** Linked roles, then the namespace's default roles. */
   readonly expandedRoles: readonly RoleView[];
   readonly namespaceDefaultPolicies: readonly LinkView[];
   readonly namespaceDefaultRoles: readonly LinkView[];
@@ -234,7 +238,9 @@ export function expandedTokenView(state: AccessControlState, token: TokenRecord,
   };
   addIdentities(token.serviceIdentities, token.nodeIdentities);
   const defaults = state.settings.namespaces ? state.namespaces[token.namespace] : undefined;
-  const roleIds = [...token.roles];
+  // Like the real service, the namespace's default policies and roles are expanded too.
+  policyIds.push(...(defaults?.defaultPolicies ?? []));
+  const roleIds = [...token.roles, ...(defaults?.defaultRoles ?? [])];
   for (const roleId of roleIds) {
     const role = state.roles[roleId];
     if (!role || roles.includes(role)) continue;

@@ -36,7 +36,7 @@ describeEachTransport("access-control: login and logout", (t) => {
     expect(self.json.AccessorID).toBe(answer.json.AccessorID);
     const listed = await h.call("GET", "/acl/tokens?authmethod=k8s");
     expect(listed.json.map((x: { AccessorID: string }) => x.AccessorID)).toEqual([answer.json.AccessorID]);
-    h.doubles.advance("1h");
+    h.doubles.advance(60 * 60_000 - 1);
     expect((await h.call("GET", "/acl/token/self", { token: answer.json.SecretID })).status).toBe(200);
     h.doubles.advance(1);
     expect((await h.call("GET", "/acl/token/self", { token: answer.json.SecretID })).status).toBe(403);
@@ -91,6 +91,14 @@ describeEachTransport("access-control: login and logout", (t) => {
     h.acl.createBindingRule({ authMethod: "oidc", bindType: "service", bindName: "${value.team}" });
     const answer = await login(h, { AuthMethod: "oidc", BearerToken: "bob" });
     expect([answer.status, answer.text]).toEqual([500, 'cannot compute "service" bind name for bind target: 1:3: unknown variable accessed: value.team']);
+  });
+
+  it("writes Meta into the description as Go's json.Marshal does (sorted keys, HTML characters escaped)", async () => {
+    // Regression: `<`, `>` and `&` came out raw (JavaScript's JSON), the real service escapes them.
+    const h = await startAcl(t);
+    k8s(h);
+    const answer = await login(h, { AuthMethod: "k8s", BearerToken: "jwt-web", Meta: { pod: "web<1>&co", "a\u2028": "é" } });
+    expect(answer.json.Description).toBe('token created via login: {"a\\u2028":"é","pod":"web\\u003c1\\u003e\\u0026co"}');
   });
 
   it("makes global tokens for a global method", async () => {

@@ -3,15 +3,40 @@ import { describeEachTransport } from "../../support/transports.js";
 import { startAcl } from "./support.js";
 
 describeEachTransport("access-control: namespaces off (default)", (t) => {
-  it("refuses ns, ignores the namespace header and body field, and answers no Namespace", async () => {
+  it("refuses every namespace hint (ns, X-Acl-Namespace, a body Namespace, authmethod-ns) and answers no Namespace", async () => {
+    // Regression: the header, the body field and authmethod-ns used to be ignored. The
+    // non-enterprise service refuses each with 400 (header before ns, both before the body).
     const h = await startAcl(t);
-    const withNs = await h.call("GET", "/acl/tokens?ns=team-a");
-    expect([withNs.status, withNs.text]).toEqual([400, 'Invalid query parameter: "ns" - Namespaces are an enterprise feature']);
-    const created = await h.call("PUT", "/acl/token", { body: { Namespace: "team-a" }, headers: { "X-Acl-Namespace": "team-b" } });
+    const created = await h.call("PUT", "/acl/token", { body: {} });
     expect(created.status).toBe(200);
     expect(created.json.Namespace).toBeUndefined();
-    const read = await h.call("GET", `/acl/token/${created.json.AccessorID}`, { headers: { "X-Acl-Namespace": "team-b" } });
-    expect(read.status).toBe(200);
+    const id = created.json.AccessorID;
+    const header = { "X-Acl-Namespace": "team-b" };
+    const nsNote = 'Invalid query parameter: "ns" - Namespaces are an enterprise feature';
+    const headerNote = 'Invalid header: "X-Acl-Namespace" - Namespaces are an enterprise feature';
+    const before = h.doubles.snapshot().services;
+    const cases: [string, string, { headers?: Record<string, string>; rawBody?: string; token?: null }, string][] = [
+      ["GET", "/acl/tokens?ns=team-a", {}, nsNote],
+      ["GET", "/acl/tokens?ns=team-a", { headers: header }, headerNote],
+      ["GET", `/acl/token/${id}`, { headers: header }, headerNote],
+      ["GET", "/acl/binding-rules", { headers: header }, headerNote],
+      ["DELETE", `/acl/token/${id}`, { headers: header }, headerNote],
+      ["PUT", "/acl/token?ns=team-a", { rawBody: "{" }, nsNote],
+      ["PUT", "/acl/token", { rawBody: '{"Namespace":"team-a"}' }, 'Token decoding failed: json: unknown field "Namespace" - Namespaces are an enterprise feature'],
+      ["PUT", `/acl/token/${id}`, { rawBody: '{"Namespace":"default"}' }, 'Token decoding failed: json: unknown field "Namespace" - Namespaces are an enterprise feature'],
+      ["PUT", "/acl/binding-rule", { rawBody: '{"Namespace":"team-a"}' }, 'BindingRule decoding failed: json: unknown field "Namespace" - Namespaces are an enterprise feature'],
+      ["POST", "/acl/login", { rawBody: '{"Namespace":"team-a"}', token: null }, 'Failed to decode request body: json: unknown field "Namespace" - Namespaces are an enterprise feature'],
+      ["POST", "/acl/login", { rawBody: "{}", token: null, headers: header }, headerNote],
+      ["GET", "/acl/tokens?authmethod=k8s&authmethod-ns=team-a", {}, 'Invalid query parameter: "authmethod-ns" - Namespaces are an enterprise feature'],
+    ];
+    for (const [method, path, options, message] of cases) {
+      const answer = await h.call(method, path, options);
+      expect({ method, path, status: answer.status, text: answer.text }).toEqual({ method, path, status: 400, text: message });
+    }
+    expect(h.doubles.snapshot().services).toEqual(before);
+    // The secret alone decides /acl/token/self: the real service reads no namespace hints there.
+    const self = await h.call("GET", "/acl/token/self?ns=team-a", { headers: header });
+    expect([self.status, self.json?.AccessorID]).toEqual([200, h.acl.bootstrapToken.accessorId]);
   });
 });
 
@@ -90,6 +115,10 @@ describeEachTransport("access-control: enterprise namespaces", (t) => {
     const expanded = await h.call("GET", `/acl/token/${member.AccessorID}?ns=team-c&expanded`);
     expect(expanded.json.NamespaceDefaultPolicies).toEqual([{ ID: h.acl.policy("acl-read")?.id, Name: "acl-read" }]);
     expect(expanded.json.NamespaceDefaultRoles).toEqual([{ ID: role.id, Name: "base" }]);
+    // Regression: the defaults' contents were missing from ExpandedPolicies / ExpandedRoles; the
+    // real service expands them like the token's own links.
+    expect(expanded.json.ExpandedPolicies.map((p: { Name: string }) => p.Name)).toEqual(["acl-read"]);
+    expect(expanded.json.ExpandedRoles.map((r: { Name: string }) => r.Name)).toEqual(["base"]);
   });
 
   it("scopes auth methods, binding rules and login tokens to namespaces; authmethod-ns filters the list", async () => {

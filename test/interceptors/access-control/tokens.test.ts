@@ -172,14 +172,46 @@ describeEachTransport("access-control: token create", (t) => {
     expect(h.doubles.snapshot().services).toEqual(before.services);
   });
 
-  it("matches field names without regard to case and ignores unknown fields, like the real decoder", async () => {
+  it("matches field names without regard to case and accepts the fields the service sets itself", async () => {
     const h = await startAcl(t);
     h.acl.createPolicy({ name: "p" });
-    const answer = await h.call("PUT", "/acl/token", { body: { description: "lower", policies: [{ name: "p" }], Whatever: 1, Hash: "x" } });
+    const answer = await h.call("PUT", "/acl/token", { body: { description: "lower", policies: [{ name: "p" }], Hash: "x", createindex: 7 } });
     expect(answer.status).toBe(200);
     expect(answer.json.Description).toBe("lower");
     expect(answer.json.Policies[0].Name).toBe("p");
     expect(answer.json.Hash).not.toBe("x");
+    expect(answer.json.CreateIndex).not.toBe(7);
+    // A token read back can be sent again as it is (CreateTime, Hash and the indexes are ignored).
+    const read = (await h.call("GET", `/acl/token/${answer.json.AccessorID}`)).json;
+    const again = await h.call("PUT", `/acl/token/${read.AccessorID}`, { body: { ...read, Description: "again" } });
+    expect([again.status, again.json?.Description, again.json?.CreateTime]).toEqual([200, "again", read.CreateTime]);
+  });
+
+  it("refuses unknown fields with 400, reporting the first bad key in document order, like the real decoder", async () => {
+    // Regression: unknown fields used to be ignored. The real service decodes bodies with
+    // DisallowUnknownFields, so a misspelt field is a 400, not a silently default value.
+    const h = await startAcl(t);
+    const token = h.acl.createToken();
+    h.acl.createAuthMethod({ name: "k8s", type: "kubernetes" });
+    const before = h.doubles.snapshot().services;
+    const cases: [string, string, string, string][] = [
+      ["PUT", "/acl/token", '{"Description":"x","Polices":[]}', 'Token decoding failed: json: unknown field "Polices"'],
+      ["PUT", "/acl/token", '{"Policies":[{"Name":"p","Namespace":"x"}]}', 'Token decoding failed: json: unknown field "Namespace" - Namespaces are an enterprise feature'],
+      ["PUT", "/acl/token", '{"ServiceIdentities":[{"ServiceName":"web","Datacenter":"dc1"}]}', 'Token decoding failed: json: unknown field "Datacenter"'],
+      ["PUT", "/acl/token", '{"TTL":"5m"}', 'Token decoding failed: json: unknown field "TTL"'],
+      ["PUT", "/acl/token", '{"Bogus":1,"Description":5}', 'Token decoding failed: json: unknown field "Bogus"'],
+      ["PUT", "/acl/token", '{"Description":5,"Bogus":1}', "Token decoding failed: json: cannot unmarshal number into Go struct field ACLToken.Description of type string"],
+      ["PUT", "/acl/token", '{"CreateIndex":-1}', "Token decoding failed: json: cannot unmarshal number -1 into Go struct field ACLToken.CreateIndex of type uint64"],
+      ["PUT", `/acl/token/${token.accessorId}`, '{"ExpandedPolicies":[]}', 'Token decoding failed: json: unknown field "ExpandedPolicies"'],
+      ["PUT", `/acl/token/${token.accessorId}/clone`, '{"Descripton":"typo"}', 'Token decoding failed: json: unknown field "Descripton"'],
+      ["PUT", "/acl/binding-rule", '{"AuthMethod":"k8s","BindType":"service","BindName":"x","Selecter":"a==b"}', 'BindingRule decoding failed: json: unknown field "Selecter"'],
+      ["POST", "/acl/login", '{"AuthMethod":"k8s","BearerToken":"x","Token":"y"}', 'Failed to decode request body: json: unknown field "Token"'],
+    ];
+    for (const [method, path, rawBody, message] of cases) {
+      const answer = await h.call(method, path, { rawBody, token: method === "POST" ? null : undefined });
+      expect({ rawBody, status: answer.status, text: answer.text }).toEqual({ rawBody, status: 400, text: message });
+    }
+    expect(h.doubles.snapshot().services).toEqual(before);
   });
 });
 
@@ -282,6 +314,11 @@ describeEachTransport("access-control: token read, self, list", (t) => {
     expect(viaBearer.json.AccessorID).toBe(reader.accessorId);
     const queryWins = await h.call("GET", `/acl/token/self?token=${reader.secretId}`, { token: h.root });
     expect(queryWins.json.AccessorID).toBe(reader.accessorId);
+    for (const authorization of [`Bearer  ${reader.secretId}`, `bearer ${reader.secretId} trailing words`]) {
+      const answer = await h.call("GET", "/acl/token/self", { token: null, headers: { Authorization: authorization } });
+      expect({ authorization, id: answer.json?.AccessorID }).toEqual({ authorization, id: reader.accessorId });
+    }
+    expect((await h.call("GET", "/acl/token/self", { token: null, headers: { Authorization: `Basic ${reader.secretId}` } })).status).toBe(403);
     const headerBeatsBearer = await h.call("GET", "/acl/token/self", { token: reader.secretId, headers: { Authorization: `Bearer ${h.root}` } });
     expect(headerBeatsBearer.json.AccessorID).toBe(reader.accessorId);
   });
@@ -369,6 +406,23 @@ describeEachTransport("access-control: token update", (t) => {
     expect(same.json).toMatchObject({ ExpirationTime: local.ExpirationTime, Local: true, Description: "ok" });
   });
 
+  it("refuses the root authorizer names as SecretID on update with 403, before looking the token up", async () => {
+    const h = await startAcl(t);
+    const token = h.acl.createToken();
+    for (const secret of ["allow", "deny", "manage"]) {
+      for (const id of [token.accessorId, uuid(5)]) {
+        const answer = await h.call("PUT", `/acl/token/${id}`, { body: { SecretID: secret } });
+        expect([answer.status, answer.text]).toEqual([403, "Permission denied: Cannot modify root ACL"]);
+      }
+    }
+  });
+
+  it("checks the expiry limits before refusing AuthMethod on create, in the real service's order", async () => {
+    const h = await startAcl(t);
+    const answer = await h.call("PUT", "/acl/token", { body: { AuthMethod: "k8s", ExpirationTTL: "10s" } });
+    expect([answer.status, answer.text]).toEqual([500, "Token Expiration TTL '10s' should be > 1m0s"]);
+  });
+
   it("refuses an ExpirationTime on a token that has none", async () => {
     const h = await startAcl(t);
     const token = h.acl.createToken();
@@ -400,8 +454,11 @@ describeEachTransport("access-control: token clone and delete", (t) => {
     });
     expect(clone.json.AccessorID).not.toBe(source.accessorId);
     expect(clone.json.SecretID).not.toBe(source.secretId);
-    const plain = await h.call("PUT", `/acl/token/${source.accessorId}/clone`);
+    const plain = await h.call("PUT", `/acl/token/${source.accessorId}/clone`, { body: {} });
     expect(plain.json.Description).toBe("src");
+    // Regression: an empty clone body used to be accepted; the real decoder answers EOF.
+    const empty = await h.call("PUT", `/acl/token/${source.accessorId}/clone`);
+    expect([empty.status, empty.text]).toEqual([400, "Token decoding failed: EOF"]);
     const missing = await h.call("PUT", `/acl/token/${uuid(4)}/clone`, { body: {} });
     expect([missing.status, missing.text]).toEqual([403, "ACL not found"]);
     const broken = await h.call("PUT", `/acl/token/${source.accessorId}/clone`, { rawBody: "{" });
@@ -429,10 +486,18 @@ describeEachTransport("access-control: token clone and delete", (t) => {
 
 describeEachTransport("access-control: routing", (t) => {
   it("answers missing ids with 400, wrong methods with 405 and unknown paths with 404", async () => {
+    // Regression: the real handlers word it `Missing token AccessorID`, only for `/acl/token/`;
+    // `/acl/token` itself is served for PUT only (405 with Allow), and every 405 names the methods.
     const h = await startAcl(t);
-    expect(await h.call("GET", "/acl/token").then((a) => [a.status, a.text])).toEqual([400, "Missing token ID"]);
-    expect(await h.call("DELETE", "/acl/binding-rule").then((a) => [a.status, a.text])).toEqual([400, "Missing binding rule ID"]);
-    expect(await h.call("PATCH", "/acl/tokens").then((a) => [a.status, a.text])).toEqual([405, "method PATCH not allowed"]);
+    expect(await h.call("GET", "/acl/token/").then((a) => [a.status, a.text])).toEqual([400, "Missing token AccessorID"]);
+    expect(await h.call("DELETE", "/acl/token/").then((a) => [a.status, a.text])).toEqual([400, "Missing token AccessorID"]);
+    expect(await h.call("DELETE", "/acl/binding-rule/").then((a) => [a.status, a.text])).toEqual([400, "Missing binding rule ID"]);
+    const bare = await h.call("GET", "/acl/token");
+    expect([bare.status, bare.text, bare.headers.get("allow")]).toEqual([405, "method GET not allowed", "OPTIONS,PUT"]);
+    expect(await h.call("DELETE", "/acl/binding-rule").then((a) => [a.status, a.headers.get("allow")])).toEqual([405, "OPTIONS,PUT"]);
+    const patch = await h.call("PATCH", "/acl/tokens");
+    expect([patch.status, patch.text, patch.headers.get("allow")]).toEqual([405, "method PATCH not allowed", "OPTIONS,GET"]);
+    expect(await h.call("POST", `/acl/token/${uuid(1)}`).then((a) => a.headers.get("allow"))).toBe("OPTIONS,GET,PUT,DELETE");
     expect(await h.call("GET", "/acl/login").then((a) => a.status)).toBe(405);
     expect(await h.call("GET", "/acl/nothing-here").then((a) => [a.status, a.text])).toEqual([404, "404 page not found\n"]);
   });

@@ -43,11 +43,11 @@ describe("access-control simulator: built-ins", () => {
 });
 
 describe("access-control simulator: token writes", () => {
-  it("schedules an expiry move per expiring token and cancels it on delete", () => {
+  it("schedules an expiry move per expiring token at its ExpirationTime, and cancels it on delete", () => {
     const { sim, update, root } = setup();
     const token = update<TokenView>((ctx) => createToken(ctx, { secret: root }, { expirationTtlMs: 10 * 60_000 }));
     const moves = () => sim.read<AccessControlState, string[]>(ACCESS_CONTROL, (ctx) => ctx.scheduled().map((m) => `${m.kind}@${m.due}`));
-    expect(moves()).toEqual([`${TOKEN_EXPIRE_MOVE}@${token.expirationTime}`]);
+    expect(moves()).toEqual([`${TOKEN_EXPIRE_MOVE}@${token.expirationTime as number}`]);
     update((ctx) => deleteToken(ctx, { secret: root }, token.accessorId));
     expect(moves()).toEqual([]);
   });

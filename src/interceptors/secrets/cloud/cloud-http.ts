@@ -10,7 +10,6 @@
  * Spec: secrets.md "Cloud-account engine" (endpoint table, read forms).
  */
 import type { Capability } from "../../../simulator/secrets/engine.js";
-import { secretsError } from "../../../simulator/secrets/errors.js";
 import { cloudMissing } from "../../../simulator/secrets/cloud/cloud-errors.js";
 import { issueCredentials } from "../../../simulator/secrets/cloud/credentials.js";
 import { goDurationString } from "../../../simulator/secrets/cloud/go-duration.js";
@@ -18,7 +17,7 @@ import { readLeaseConfig, readRootConfig, rotateRoot, writeLeaseConfig, writeRoo
 import { deleteRole, listRoles, readRole, writeRole } from "../../../simulator/secrets/cloud/roles.js";
 import type { CloudMountState, CloudRole } from "../../../simulator/secrets/cloud/state.js";
 import { deleteStaticRole, readStaticCredentials, readStaticRole, writeStaticRole } from "../../../simulator/secrets/cloud/static-roles.js";
-import type { EngineHttp, EngineResult, EngineRoute, EngineRouteContext } from "../engine-routes.js";
+import { NO_CONTENT, dataResult, leasedResult, pathName, type EngineHttp, type EngineResult, type EngineRoute, type EngineRouteContext } from "../engine-routes.js";
 import { commaStringListParam, durationSecondsParam, intParam, keyValueParam, stringParam } from "./cloud-fields.js";
 
 type Ctx = EngineRouteContext<CloudMountState>;
@@ -26,19 +25,7 @@ type Ctx = EngineRouteContext<CloudMountState>;
 /** Role names: a word character, then word characters, `-`, `.`, `@`, ending in a word character. */
 const NAME = /^\w(?:[\w.@-]*\w)?$/;
 
-const NO_CONTENT: EngineResult = Object.freeze({ kind: "no-content" });
 const UPDATE: () => readonly Capability[] = () => ["update"];
-
-function data(value: Record<string, unknown>, warnings?: readonly string[]): EngineResult {
-  return warnings && warnings.length > 0 ? { kind: "data", data: value, warnings } : { kind: "data", data: value };
-}
-
-/** A path name that must look like a name; anything else is the real service's `unsupported path`. */
-function nameOf(ctx: Ctx): string {
-  const value = ctx.params.name ?? "";
-  if (!NAME.test(value)) throw secretsError("not_found", "route request", "1 error occurred:\n\t* unsupported path\n\n", { status: 404 });
-  return value;
-}
 
 /**
  * The read form of a role: the spec's fields plus the real service's other stored fields.
@@ -64,7 +51,7 @@ export function roleReadForm(role: CloudRole): Record<string, unknown> {
 
 function credentialsHandler(path: "creds" | "sts"): (ctx: Ctx) => EngineResult {
   return (ctx) => {
-    const roleName = nameOf(ctx);
+    const roleName = pathName(ctx, NAME);
     const roleArn = stringParam(ctx.body, "role_arn");
     const roleSessionName = stringParam(ctx.body, "role_session_name");
     const ttlSeconds = durationSecondsParam(ctx.body, "ttl");
@@ -77,13 +64,7 @@ function credentialsHandler(path: "creds" | "sts"): (ctx: Ctx) => EngineResult {
         ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
       }),
     );
-    return {
-      kind: "data",
-      data: { access_key: issued.accessKey, secret_key: issued.secretKey, security_token: issued.securityToken, arn: issued.arn },
-      leaseId: issued.lease.id,
-      leaseDurationSeconds: Math.floor((issued.lease.expiresAt - issued.lease.issuedAt) / 1000),
-      renewable: issued.lease.renewable,
-    };
+    return leasedResult({ access_key: issued.accessKey, secret_key: issued.secretKey, security_token: issued.securityToken, arn: issued.arn }, issued.lease);
   };
 }
 
@@ -99,7 +80,7 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     handler: (ctx) => {
       const config = ctx.read((c) => readRootConfig(c.mount));
       if (config === undefined) throw cloudMissing("read root configuration");
-      return data({ access_key: config.accessKey, region: config.region, iam_endpoint: config.iamEndpoint, sts_endpoint: config.stsEndpoint, max_retries: config.maxRetries });
+      return dataResult({ access_key: config.accessKey, region: config.region, iam_endpoint: config.iamEndpoint, sts_endpoint: config.stsEndpoint, max_retries: config.maxRetries });
     },
   },
   {
@@ -126,7 +107,7 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     capabilities: UPDATE,
     handler: (ctx) => {
       const { accessKey } = ctx.update((c) => rotateRoot(c));
-      return data({ access_key: accessKey });
+      return dataResult({ access_key: accessKey });
     },
   },
   {
@@ -135,7 +116,7 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     handler: (ctx) => {
       const lease = ctx.read((c) => readLeaseConfig(c.mount));
       if (lease === undefined) throw cloudMissing("read lease configuration");
-      return data({ lease: lease.lease, lease_max: lease.leaseMax });
+      return dataResult({ lease: lease.lease, lease_max: lease.leaseMax });
     },
   },
   {
@@ -151,16 +132,16 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
   {
     operations: ["list"],
     path: "/roles",
-    handler: (ctx) => data({ keys: ctx.read((c) => listRoles(c.mount)) }),
+    handler: (ctx) => dataResult({ keys: ctx.read((c) => listRoles(c.mount)) }),
   },
   {
     operations: ["read"],
     path: "/roles/:name",
     handler: (ctx) => {
-      const name = nameOf(ctx);
+      const name = pathName(ctx, NAME);
       const role = ctx.read((c) => readRole(c.mount, name));
       if (role === undefined) throw cloudMissing("read role", name);
-      return data(roleReadForm(role));
+      return dataResult(roleReadForm(role));
     },
   },
   {
@@ -168,7 +149,7 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     path: "/roles/:name",
     capabilities: UPDATE,
     handler: (ctx) => {
-      const name = nameOf(ctx);
+      const name = pathName(ctx, NAME);
       const body = ctx.body;
       const input = {
         credentialType: stringParam(body, "credential_type"),
@@ -185,14 +166,14 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
         arn: stringParam(body, "arn"),
       };
       const { warnings } = ctx.update((c) => writeRole(c, name, input));
-      return warnings.length > 0 ? data({}, warnings) : NO_CONTENT;
+      return warnings.length > 0 ? dataResult({}, warnings) : NO_CONTENT;
     },
   },
   {
     operations: ["delete"],
     path: "/roles/:name",
     handler: (ctx) => {
-      const name = nameOf(ctx);
+      const name = pathName(ctx, NAME);
       ctx.update((c) => deleteRole(c, name));
       return NO_CONTENT;
     },
@@ -205,10 +186,10 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     operations: ["read"],
     path: "/static-roles/:name",
     handler: (ctx) => {
-      const name = nameOf(ctx);
+      const name = pathName(ctx, NAME);
       const role = ctx.read((c) => readStaticRole(c.mount, name));
       if (role === undefined) throw cloudMissing("read static role", name);
-      return data(staticRoleForm(role));
+      return dataResult(staticRoleForm(role));
     },
   },
   {
@@ -216,7 +197,7 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     path: "/static-roles/:name",
     capabilities: UPDATE,
     handler: (ctx) => {
-      const name = nameOf(ctx);
+      const name = pathName(ctx, NAME);
       const input = { username: stringParam(ctx.body, "username"), rotationPeriod: durationSecondsParam(ctx.body, "rotation_period") };
       const role = ctx.update((c) =>
         writeStaticRole(c, name, {
@@ -224,14 +205,14 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
           ...(input.rotationPeriod === undefined ? {} : { rotationPeriod: input.rotationPeriod }),
         }),
       );
-      return data(staticRoleForm(role));
+      return dataResult(staticRoleForm(role));
     },
   },
   {
     operations: ["delete"],
     path: "/static-roles/:name",
     handler: (ctx) => {
-      const name = nameOf(ctx);
+      const name = pathName(ctx, NAME);
       ctx.update((c) => deleteStaticRole(c, name));
       return NO_CONTENT;
     },
@@ -240,10 +221,10 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     operations: ["read"],
     path: "/static-creds/:name",
     handler: (ctx) => {
-      const name = nameOf(ctx);
+      const name = pathName(ctx, NAME);
       const credential = ctx.read((c) => readStaticCredentials(c.mount, name));
       if (credential === undefined) throw cloudMissing("read static credentials", name);
-      return data({ access_key: credential.accessKeyId, secret_key: credential.secretAccessKey });
+      return dataResult({ access_key: credential.accessKeyId, secret_key: credential.secretAccessKey });
     },
   },
 ] satisfies EngineRoute<CloudMountState>[]);

@@ -10,12 +10,9 @@
 import { badRequest } from "../../../simulator/secrets/errors.js";
 import { parseDuration } from "../../../simulator/kernel/duration.js";
 import { isDomainError } from "../../../simulator/kernel/errors.js";
+import { fieldConversionError, integerOf, scalarText } from "../request.js";
 
 type Data = Readonly<Record<string, unknown>>;
-
-function conversionError(field: string, value: unknown, detail: string): ReturnType<typeof badRequest> {
-  return badRequest("parse field", `error converting input ${JSON.stringify(value)} for field "${field}": ${detail}`);
-}
 
 /**
  * A duration field in whole seconds (an integer, a numeric string, or a Go duration string with
@@ -28,19 +25,19 @@ export function durationField(data: Data, field: string): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   let ms: number;
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw conversionError(field, value, "not a duration");
+    if (!Number.isFinite(value)) throw fieldConversionError(field, value, "not a duration");
     ms = value * 1000;
   } else if (typeof value === "string") {
     try {
       ms = parseDuration(value, { largestUnit: "h" });
     } catch (error) {
-      if (isDomainError(error)) throw conversionError(field, value, error.detail);
+      if (isDomainError(error)) throw fieldConversionError(field, value, error.detail);
       throw error;
     }
   } else {
-    throw conversionError(field, value, "not a duration");
+    throw fieldConversionError(field, value, "not a duration");
   }
-  if (ms < 0) throw conversionError(field, value, "negative durations are not allowed");
+  if (ms < 0) throw fieldConversionError(field, value, "negative durations are not allowed");
   return Math.floor(ms / 1000) * 1000;
 }
 
@@ -73,9 +70,9 @@ export function keyLengthsField(data: Data, field: string): Record<string, numbe
   for (const [key, item] of Object.entries(merged)) {
     const items = Array.isArray(item) ? item : typeof item === "string" ? item.split(",").map((s) => s.trim()).filter((s) => s !== "") : [item];
     out[key] = items.map((entry) => {
-      if (typeof entry === "number" && Number.isInteger(entry)) return entry;
-      if (typeof entry === "string" && /^[+-]?\d+$/.test(entry.trim())) return Number(entry.trim());
-      throw badRequest("parse field", `error processing ${field}: could not parse ${JSON.stringify(entry)} as an integer`);
+      const parsed = integerOf(entry);
+      if (parsed === undefined) throw badRequest("parse field", `error processing ${field}: could not parse ${JSON.stringify(entry)} as an integer`);
+      return parsed;
     });
   }
   return out;
@@ -88,25 +85,25 @@ function objectOf(field: string, value: unknown): Record<string, unknown> {
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw conversionError(field, value, "expected a map");
+      throw fieldConversionError(field, value, "expected a map");
     }
     return objectOf(field, parsed);
   }
   if (Array.isArray(value)) {
     const merged: Record<string, unknown> = {};
     for (const item of value) {
-      if (item === null || typeof item !== "object" || Array.isArray(item)) throw conversionError(field, value, "expected a map");
+      if (item === null || typeof item !== "object" || Array.isArray(item)) throw fieldConversionError(field, value, "expected a map");
       Object.assign(merged, item);
     }
     return merged;
   }
   if (typeof value === "object" && value !== null) return value as Record<string, unknown>;
-  throw conversionError(field, value, "expected a map");
+  throw fieldConversionError(field, value, "expected a map");
 }
 
 function textOf(field: string, whole: unknown, item: unknown): string {
   if (item === null || item === undefined) return "";
-  if (typeof item === "string") return item;
-  if (typeof item === "number" || typeof item === "boolean") return String(item);
-  throw conversionError(field, whole, "map values must be strings, numbers or booleans");
+  const text = scalarText(item);
+  if (text === undefined) throw fieldConversionError(field, whole, "map values must be strings, numbers or booleans");
+  return text;
 }

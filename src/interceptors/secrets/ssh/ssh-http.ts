@@ -7,7 +7,6 @@
  * `public_key`; `create` and `update` both needed to sign).
  */
 import type { Capability } from "../../../simulator/secrets/engine.js";
-import { secretsError } from "../../../simulator/secrets/errors.js";
 import { resolveNamespace } from "../../../simulator/secrets/namespaces.js";
 import type { SecretsState } from "../../../simulator/secrets/state.js";
 import { SECRETS } from "../../../simulator/secrets/errors.js";
@@ -18,7 +17,7 @@ import { deleteRole, listRoles, readRole, writeRole } from "../../../simulator/s
 import { signPublicKey, type MissingCaPolicy } from "../../../simulator/secrets/ssh/ssh-signing.js";
 import type { SshMountState } from "../../../simulator/secrets/ssh/ssh-state.js";
 import { deleteZeroAddressRoles, readZeroAddressRoles, writeZeroAddressRoles } from "../../../simulator/secrets/ssh/zero-address.js";
-import type { EngineHttp, EngineResult, EngineRoute, EngineRouteContext } from "../engine-routes.js";
+import { NO_CONTENT, dataResult, leasedResult, pathName, type EngineHttp, type EngineRoute, type EngineRouteContext } from "../engine-routes.js";
 import { boolField, intField, stringField, stringListField } from "../request.js";
 import { durationField, keyLengthsField, stringMapField } from "./ssh-fields.js";
 
@@ -28,19 +27,6 @@ type Ctx = EngineRouteContext<SshMountState>;
 const NAME_WITH_AT = /^\w(?:[\w.@-]*\w)?$/;
 /** Credential and key names: as above without `@`. */
 const NAME = /^\w(?:[\w.-]*\w)?$/;
-
-const NO_CONTENT: EngineResult = Object.freeze({ kind: "no-content" });
-
-function data(value: Record<string, unknown>): EngineResult {
-  return { kind: "data", data: value };
-}
-
-/** A path parameter that must look like a name; anything else is the real service's `unsupported path`. */
-function name(ctx: Ctx, param: string, pattern: RegExp): string {
-  const value = ctx.params[param] ?? "";
-  if (!pattern.test(value)) throw secretsError("not_found", "route request", "1 error occurred:\n\t* unsupported path\n\n", { status: 404 });
-  return value;
-}
 
 /**
  * The capabilities signing needs: `create` and `update` when the CA key exists; without one, a
@@ -70,7 +56,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     operations: ["create-or-update"],
     path: "/keys/:name",
     handler: (ctx) => {
-      const key = name(ctx, "name", NAME);
+      const key = pathName(ctx, NAME);
       const value = stringField(ctx.body, "key");
       ctx.update((c) => writeKey(c, key, value));
       return NO_CONTENT;
@@ -80,7 +66,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     operations: ["delete"],
     path: "/keys/:name",
     handler: (ctx) => {
-      const key = name(ctx, "name", NAME);
+      const key = pathName(ctx, NAME);
       ctx.update((c) => deleteKey(c, key));
       return NO_CONTENT;
     },
@@ -88,21 +74,21 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
   {
     operations: ["list"],
     path: "/roles",
-    handler: (ctx) => data(ctx.read((c) => listRoles(c.mount))),
+    handler: (ctx) => dataResult(ctx.read((c) => listRoles(c.mount))),
   },
   {
     operations: ["read"],
     path: "/roles/:name",
     handler: (ctx) => {
-      const role = name(ctx, "name", NAME_WITH_AT);
-      return data(ctx.read((c) => readRole(c.mount, role)));
+      const role = pathName(ctx, NAME_WITH_AT);
+      return dataResult(ctx.read((c) => readRole(c.mount, role)));
     },
   },
   {
     operations: ["create-or-update"],
     path: "/roles/:name",
     handler: (ctx) => {
-      const role = name(ctx, "name", NAME_WITH_AT);
+      const role = pathName(ctx, NAME_WITH_AT);
       const b = ctx.body;
       const input = {
         keyType: stringField(b, "key_type"),
@@ -142,7 +128,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     operations: ["delete"],
     path: "/roles/:name",
     handler: (ctx) => {
-      const role = name(ctx, "name", NAME_WITH_AT);
+      const role = pathName(ctx, NAME_WITH_AT);
       ctx.update((c) => deleteRole(c, role));
       return NO_CONTENT;
     },
@@ -150,7 +136,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
   {
     operations: ["read"],
     path: "/config/zeroaddress",
-    handler: (ctx) => data({ roles: ctx.read((c) => readZeroAddressRoles(c.mount)) }),
+    handler: (ctx) => dataResult({ roles: ctx.read((c) => readZeroAddressRoles(c.mount)) }),
   },
   {
     operations: ["create-or-update"],
@@ -173,17 +159,11 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     operations: ["create-or-update"],
     path: "/creds/:name",
     handler: (ctx) => {
-      const role = name(ctx, "name", NAME);
+      const role = pathName(ctx, NAME);
       const input = { username: stringField(ctx.body, "username"), ip: stringField(ctx.body, "ip") };
       const credentials = ctx.update((c) => createCredentials(c, role, input));
-      if (credentials.keyType === "dynamic") return data(credentials.data);
-      return {
-        kind: "data",
-        data: { ...credentials.data },
-        leaseId: credentials.lease.id,
-        leaseDurationSeconds: Math.floor((credentials.lease.expiresAt - credentials.lease.issuedAt) / 1000),
-        renewable: credentials.lease.renewable,
-      };
+      if (credentials.keyType === "dynamic") return dataResult(credentials.data);
+      return leasedResult(credentials.data, credentials.lease);
     },
   },
   {
@@ -191,7 +171,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     path: "/lookup",
     handler: (ctx) => {
       const ip = stringField(ctx.body, "ip");
-      return data({ roles: ctx.read((c) => lookupRoles(c.mount, ip)) });
+      return dataResult({ roles: ctx.read((c) => lookupRoles(c.mount, ip)) });
     },
   },
   {
@@ -200,7 +180,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     unauthenticated: true,
     handler: (ctx) => {
       const otp = stringField(ctx.body, "otp");
-      return data({ ...ctx.update((c) => verifyOtp(c, otp)) });
+      return dataResult({ ...ctx.update((c) => verifyOtp(c, otp)) });
     },
   },
   {
@@ -216,13 +196,13 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
         keyBits: intField(b, "key_bits"),
       };
       const result = ctx.update((c) => configureCa(c, input));
-      return result.generated ? data({ public_key: result.publicKey }) : NO_CONTENT;
+      return result.generated ? dataResult({ public_key: result.publicKey }) : NO_CONTENT;
     },
   },
   {
     operations: ["read"],
     path: "/config/ca",
-    handler: (ctx) => data({ public_key: ctx.read((c) => readCaPublicKey(c.mount)) }),
+    handler: (ctx) => dataResult({ public_key: ctx.read((c) => readCaPublicKey(c.mount)) }),
   },
   {
     operations: ["delete"],
@@ -247,7 +227,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     capabilities: signCapabilities,
     exists: (ctx) => ctx.read((c) => c.mount.ca !== null),
     handler: (ctx) => {
-      const role = name(ctx, "name", NAME_WITH_AT);
+      const role = pathName(ctx, NAME_WITH_AT);
       const b = ctx.body;
       const input = {
         publicKey: stringField(b, "public_key"),
@@ -259,7 +239,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
         extensions: stringMapField(b, "extensions"),
       };
       const missingCa: MissingCaPolicy = holdsCreate(ctx) ? "create-default" : "refuse";
-      return data({ ...ctx.update((c) => signPublicKey(c, role, input, missingCa)) });
+      return dataResult({ ...ctx.update((c) => signPublicKey(c, role, input, missingCa)) });
     },
   },
 ]);

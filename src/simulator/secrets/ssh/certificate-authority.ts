@@ -10,7 +10,7 @@ import type { KeyObject } from "node:crypto";
 import type { IdSource } from "../../kernel/ids.js";
 import type { EngineContext } from "../engine.js";
 import { badRequest, missing, secretsError } from "../errors.js";
-import { generateEcdsa, generateEd25519, generateRsa } from "./key-generation.js";
+import { generateEcdsa, generateEd25519, generateRsa } from "../seeded-keys.js";
 import { parsePrivateKeyText, pkcs8Pem, SshPrivateKeyError, type SshSigningKey } from "./private-key.js";
 import { authorizedKeyText, parsePublicKeyText, publicKeyOf, SshKeyError, type EcdsaCurve } from "./public-key.js";
 import type { SshCaRecord, SshMountState } from "./ssh-state.js";

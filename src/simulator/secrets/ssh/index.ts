@@ -23,6 +23,6 @@ export {
 } from "./certificate.js";
 export { authorizedKeyText, fingerprintSha256, parsePublicKeyText, publicKeyOf, SshKeyError, type EcdsaCurve, type SshKeyKind, type SshPublicKey } from "./public-key.js";
 export { parsePrivateKeyText, SshPrivateKeyError, type SshSigningKey } from "./private-key.js";
-export { generateEcdsa, generateEd25519, generateRsa } from "./key-generation.js";
+export { generateEcdsa, generateEd25519, generateRsa } from "../seeded-keys.js";
 export { signEcdsaDeterministic } from "./deterministic-ecdsa.js";
 export { cidrContains, formatIp, parseCidr, parseIp, type CidrBlock, type IpAddress } from "./ip-address.js";

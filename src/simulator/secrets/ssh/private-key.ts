@@ -6,8 +6,9 @@
  * Spec: secrets.md "SSH engine" (`private_key` of `config/ca`, `key` of `keys/:name`).
  */
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import { CURVES, publicKeyOf, type EcdsaCurve, type SshPublicKey } from "./public-key.js";
+import { CURVES, ecPointJwk, publicKeyOf, type EcdsaCurve, type SshPublicKey } from "./public-key.js";
 import { bigintToBase64Url, SshFormatError, SshReader } from "./ssh-wire.js";
+import { rsaPrivateKey } from "../seeded-keys.js";
 
 /**
  * A private key that could not be used; `message` follows the Go SSH library's wording.
@@ -114,20 +115,7 @@ function parseOpenSshBody(body: string): KeyObject {
         const qi = section.mpint();
         const p = section.mpint();
         const q = section.mpint();
-        return createPrivateKey({
-          key: {
-            kty: "RSA",
-            n: bigintToBase64Url(n),
-            e: bigintToBase64Url(e),
-            d: bigintToBase64Url(d),
-            p: bigintToBase64Url(p),
-            q: bigintToBase64Url(q),
-            dp: bigintToBase64Url(d % (p - 1n)),
-            dq: bigintToBase64Url(d % (q - 1n)),
-            qi: bigintToBase64Url(qi),
-          },
-          format: "jwk",
-        });
+        return rsaPrivateKey({ n, e, d, p, q, qi });
       }
       case "ssh-ed25519": {
         const pub = section.string();
@@ -146,16 +134,7 @@ function parseOpenSshBody(body: string): KeyObject {
         if (facts === undefined) throw new SshPrivateKeyError("ssh: unsupported curve");
         const point = section.string();
         const d = section.mpint();
-        return createPrivateKey({
-          key: {
-            kty: "EC",
-            crv: facts.jwkName,
-            x: Buffer.from(point.subarray(1, 1 + facts.bytes)).toString("base64url"),
-            y: Buffer.from(point.subarray(1 + facts.bytes)).toString("base64url"),
-            d: bigintToBase64Url(d, facts.bytes),
-          },
-          format: "jwk",
-        });
+        return createPrivateKey({ key: { ...ecPointJwk(curve, point), d: bigintToBase64Url(d, facts.bytes) }, format: "jwk" });
       }
       default:
         throw new SshPrivateKeyError(`ssh: unhandled key type ${algorithm}`);

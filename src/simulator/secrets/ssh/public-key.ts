@@ -189,16 +189,7 @@ export function keyObjectOf(key: SshPublicKey): KeyObject {
       const curve = key.curve ?? "nistp256";
       reader.text();
       const point = reader.string();
-      const size = CURVES[curve].bytes;
-      return createPublicKey({
-        key: {
-          kty: "EC",
-          crv: CURVES[curve].jwkName,
-          x: Buffer.from(point.subarray(1, 1 + size)).toString("base64url"),
-          y: Buffer.from(point.subarray(1 + size)).toString("base64url"),
-        },
-        format: "jwk",
-      });
+      return createPublicKey({ key: ecPointJwk(curve, point), format: "jwk" });
     }
     case "ed25519":
       return createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(reader.string()).toString("base64url") }, format: "jwk" });
@@ -235,6 +226,21 @@ export function curveOfJwk(crv: string | undefined): EcdsaCurve {
   throw new SshKeyError(`ssh: unsupported curve ${crv ?? "(none)"}`);
 }
 
+/**
+ * The JWK members (`kty`, `crv`, `x`, `y`) of an uncompressed point (`04 || x || y`) on `curve`;
+ * add `d` for a private key.
+ * @example createPublicKey({ key: ecPointJwk("nistp256", point), format: "jwk" })
+ */
+export function ecPointJwk(curve: EcdsaCurve, point: Uint8Array): { kty: "EC"; crv: string; x: string; y: string } {
+  const size = CURVES[curve].bytes;
+  return {
+    kty: "EC",
+    crv: CURVES[curve].jwkName,
+    x: Buffer.from(point.subarray(1, 1 + size)).toString("base64url"),
+    y: Buffer.from(point.subarray(1 + size)).toString("base64url"),
+  };
+}
+
 function pad(bytes: Uint8Array, size: number): Uint8Array {
   if (bytes.length >= size) return bytes;
   const out = new Uint8Array(size);
@@ -246,15 +252,7 @@ function checkPointOnCurve(curve: EcdsaCurve, point: Uint8Array): void {
   const size = CURVES[curve].bytes;
   if (point.length !== 1 + 2 * size || point[0] !== 4) throw new SshKeyError("ssh: invalid ECDSA public key");
   try {
-    createPublicKey({
-      key: {
-        kty: "EC",
-        crv: CURVES[curve].jwkName,
-        x: Buffer.from(point.subarray(1, 1 + size)).toString("base64url"),
-        y: Buffer.from(point.subarray(1 + size)).toString("base64url"),
-      },
-      format: "jwk",
-    });
+    createPublicKey({ key: ecPointJwk(curve, point), format: "jwk" });
   } catch {
     throw new SshKeyError("ssh: invalid ECDSA public key");
   }

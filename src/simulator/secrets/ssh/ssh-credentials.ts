@@ -10,7 +10,7 @@ import { SYSTEM_DEFAULT_LEASE_TTL_MS } from "../leases.js";
 import type { EngineContext, Lease } from "../engine.js";
 import { badRequest, secretsError } from "../errors.js";
 import { cidrListContains, formatIp, parseIp, type IpAddress } from "./ip-address.js";
-import { generateRsa } from "./key-generation.js";
+import { generateRsa } from "../seeded-keys.js";
 import { OTP_LEASE_KIND, type SshMountState, type SshRole } from "./ssh-state.js";
 
 /**

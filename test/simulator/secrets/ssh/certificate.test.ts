@@ -8,7 +8,7 @@ import {
   type CertificateInput,
   type RsaSignatureAlgorithm,
 } from "../../../../src/simulator/secrets/ssh/certificate.js";
-import { generateEcdsa, generateEd25519, generateRsa } from "../../../../src/simulator/secrets/ssh/key-generation.js";
+import { generateEcdsa, generateEd25519, generateRsa } from "../../../../src/simulator/secrets/seeded-keys.js";
 import { parsePrivateKeyText } from "../../../../src/simulator/secrets/ssh/private-key.js";
 import { fingerprintSha256, parsePublicKeyText, publicKeyOf } from "../../../../src/simulator/secrets/ssh/public-key.js";
 import { CA_KEYS, FINGERPRINTS, PUBLIC_KEYS } from "./fixtures.js";

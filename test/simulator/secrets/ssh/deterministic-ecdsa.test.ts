@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IdSource } from "../../../../src/simulator/kernel/ids.js";
 import { CURVE_ORDERS, signEcdsaDeterministic } from "../../../../src/simulator/secrets/ssh/deterministic-ecdsa.js";
-import { generateEcdsa } from "../../../../src/simulator/secrets/ssh/key-generation.js";
+import { generateEcdsa } from "../../../../src/simulator/secrets/seeded-keys.js";
 import { CURVES, type EcdsaCurve } from "../../../../src/simulator/secrets/ssh/public-key.js";
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -1,8 +1,8 @@
 import { createPublicKey, sign, verify } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { IdSource } from "../../../../src/simulator/kernel/ids.js";
-import { generateEcdsa, generateEd25519, generateRsa, seededPrime } from "../../../../src/simulator/secrets/ssh/key-generation.js";
-import { authorizedKeyText, publicKeyOf } from "../../../../src/simulator/secrets/ssh/public-key.js";
+import { IdSource } from "../../../src/simulator/kernel/ids.js";
+import { generateEcdsa, generateEd25519, generateRsa, seededPrime } from "../../../src/simulator/secrets/seeded-keys.js";
+import { authorizedKeyText, publicKeyOf } from "../../../src/simulator/secrets/ssh/public-key.js";
 
 const pub = (key: ReturnType<typeof generateEd25519>): string => authorizedKeyText(publicKeyOf(key));
 

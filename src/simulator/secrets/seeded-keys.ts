@@ -1,7 +1,7 @@
 /**
- * Deterministic key pairs: every byte of key material comes from the simulator's seeded
- * {@link IdSource}, so the same seed and the same calls give the same CA key and the same
- * certificates.
+ * Deterministic key pairs for the whole secrets service (the SSH engine's CA and dynamic keys,
+ * managed keys): every byte of key material comes from a seeded {@link IdSource}, so the same
+ * seed and the same calls give the same keys.
  *
  * - Ed25519: a 32-byte seed wrapped in PKCS#8 DER.
  * - ECDSA (P-256/384/521): a scalar drawn from seeded bytes (rejection sampling below the curve
@@ -13,13 +13,14 @@
  *   2^-80), so the key depends on the seed alone. Found primes are memoised by their start, so a
  *   test suite pays for a 4096-bit key once per process.
  *
- * Spec: secrets.md "SSH engine" (`config/ca` `key_type`, `key_bits`; dynamic role `key_bits`).
+ * Spec: secrets.md "SSH engine" (`config/ca` `key_type`, `key_bits`; dynamic role `key_bits`),
+ * "Managed keys" (generated `RSA`/`EC`/`Ed25519` keys).
  */
 import { checkPrimeSync, createECDH, createPrivateKey, type KeyObject } from "node:crypto";
-import type { IdSource } from "../../kernel/ids.js";
-import { CURVE_ORDERS, modInverse } from "./deterministic-ecdsa.js";
-import { CURVES, type EcdsaCurve } from "./public-key.js";
-import { bigintToBase64Url, bigintToBytes, bytesToBigint } from "./ssh-wire.js";
+import type { IdSource } from "../kernel/ids.js";
+import { CURVE_ORDERS, modInverse } from "./ssh/deterministic-ecdsa.js";
+import { CURVES, ecPointJwk, type EcdsaCurve } from "./ssh/public-key.js";
+import { bigintToBase64Url, bigintToBytes, bytesToBigint } from "./ssh/ssh-wire.js";
 
 const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 const RSA_EXPONENT = 65537n;
@@ -38,7 +39,7 @@ export function generateEd25519(ids: IdSource): KeyObject {
 }
 
 /**
- * An ECDSA key on `curve` with a seeded scalar.
+ * An ECDSA key on `curve` (`nistp256`, `nistp384`, `nistp521`) with a seeded scalar.
  * @example generateEcdsa(ctx.ids, "nistp384")
  */
 export function generateEcdsa(ids: IdSource, curve: EcdsaCurve): KeyObject {
@@ -51,22 +52,13 @@ export function generateEcdsa(ids: IdSource, curve: EcdsaCurve): KeyObject {
   }
   const ecdh = createECDH(facts.nodeName);
   ecdh.setPrivateKey(Buffer.from(bigintToBytes(d, facts.bytes)));
-  const point = ecdh.getPublicKey();
-  return createPrivateKey({
-    key: {
-      kty: "EC",
-      crv: facts.jwkName,
-      x: point.subarray(1, 1 + facts.bytes).toString("base64url"),
-      y: point.subarray(1 + facts.bytes).toString("base64url"),
-      d: bigintToBase64Url(d, facts.bytes),
-    },
-    format: "jwk",
-  });
+  return createPrivateKey({ key: { ...ecPointJwk(curve, ecdh.getPublicKey()), d: bigintToBase64Url(d, facts.bytes) }, format: "jwk" });
 }
 
 /**
  * An RSA key of exactly `bits` bits (public exponent 65537) from a seeded prime search.
  * @param bits - modulus size, at least 512.
+ * @throws {RangeError} for a size below 512 or not an integer.
  * @example generateRsa(ctx.ids, 2048)
  */
 export function generateRsa(ids: IdSource, bits: number): KeyObject {
@@ -79,28 +71,48 @@ export function generateRsa(ids: IdSource, bits: number): KeyObject {
     if (p === q) continue;
     const n = p * q;
     if (n.toString(2).length !== bits) continue;
-    const d = modInverse(RSA_EXPONENT, (p - 1n) * (q - 1n));
-    return createPrivateKey({
-      key: {
-        kty: "RSA",
-        n: bigintToBase64Url(n),
-        e: bigintToBase64Url(RSA_EXPONENT),
-        d: bigintToBase64Url(d),
-        p: bigintToBase64Url(p),
-        q: bigintToBase64Url(q),
-        dp: bigintToBase64Url(d % (p - 1n)),
-        dq: bigintToBase64Url(d % (q - 1n)),
-        qi: bigintToBase64Url(modInverse(q, p)),
-      },
-      format: "jwk",
-    });
+    return rsaPrivateKey({ n, e: RSA_EXPONENT, d: modInverse(RSA_EXPONENT, (p - 1n) * (q - 1n)), p, q });
   }
+}
+
+/** The integers of an RSA private key; `qi` (q^-1 mod p) is computed when absent. */
+export interface RsaKeyParts {
+  readonly n: bigint;
+  readonly e: bigint;
+  readonly d: bigint;
+  readonly p: bigint;
+  readonly q: bigint;
+  readonly qi?: bigint;
+}
+
+/**
+ * An RSA private key from its integers (the CRT exponents are derived).
+ * @throws {Error} from node:crypto when the integers do not make a key.
+ * @example rsaPrivateKey({ n, e: 65537n, d, p, q }).asymmetricKeyType // "rsa"
+ */
+export function rsaPrivateKey(parts: RsaKeyParts): KeyObject {
+  const { n, e, d, p, q } = parts;
+  return createPrivateKey({
+    key: {
+      kty: "RSA",
+      n: bigintToBase64Url(n),
+      e: bigintToBase64Url(e),
+      d: bigintToBase64Url(d),
+      p: bigintToBase64Url(p),
+      q: bigintToBase64Url(q),
+      dp: bigintToBase64Url(d % (p - 1n)),
+      dq: bigintToBase64Url(d % (q - 1n)),
+      qi: bigintToBase64Url(parts.qi ?? modInverse(q, p)),
+    },
+    format: "jwk",
+  });
 }
 
 /**
  * The first prime at or after a seeded odd start of exactly `bits` bits (two top bits set) that
  * suits the exponent 65537 (`p mod 65537 != 1`).
-  * @example seededPrime(ctx.ids, 1024) // a 1024-bit prime, the same for the same seed
+ * @throws {RangeError} in the (practically impossible) case that the search runs past `bits` bits.
+ * @example seededPrime(ctx.ids, 1024) // a 1024-bit prime, the same for the same seed
  */
 export function seededPrime(ids: IdSource, bits: number): bigint {
   const byteLength = Math.ceil(bits / 8);
