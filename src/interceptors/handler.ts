@@ -6,7 +6,10 @@
 import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { ServiceMount, SimRequest, SimResponse } from "./http.js";
-import { isMatch, matchRoute } from "./router.js";
+import { catalogHas, catalogOf, isMatch, matchRoute, nearestInCatalog } from "./router.js";
+
+/** Response header naming the nearest real endpoints when a request matches none. */
+export const NEAREST_HEADER = "x-infra-doubles-nearest";
 
 /** One handled request, as kept in the journal. */
 export interface JournalEntry {
@@ -16,6 +19,8 @@ export interface JournalEntry {
   readonly method: string;
   readonly url: string;
   readonly status: number;
+  /** For a request that matches none of the service's endpoints: the nearest ones (`METHOD /path`). */
+  readonly nearest?: readonly string[];
 }
 
 /** Options of {@link createHandler}. */
@@ -54,11 +59,30 @@ export function createHandler(options: HandlerOptions): Handler {
   const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
 
   const record = (request: SimRequest, service: string | undefined, response: SimResponse): SimResponse => {
+    const nearest = response.headers[NEAREST_HEADER]?.split("; ");
     if (limit > 0) {
-      journal.push({ at: sim.now(), service, method: request.method, url: request.url.href, status: response.status });
+      journal.push({ at: sim.now(), service, method: request.method, url: request.url.href, status: response.status, ...(nearest ? { nearest } : {}) });
       if (journal.length > limit) journal.shift();
     }
     return response;
+  };
+
+  /**
+   * A 404/405 for a request that matches none of the service's real endpoints names the nearest
+   * ones in a header (the body stays the service's own).
+   */
+  const annotate = (request: SimRequest, mount: ServiceMount, path: string, response: SimResponse): SimResponse => {
+    if ((response.status !== 404 && response.status !== 405) || response.headers[NEAREST_HEADER] !== undefined) return response;
+    let catalog: readonly string[];
+    try {
+      catalog = catalogOf(mount.service, sim);
+    } catch {
+      return response;
+    }
+    if (catalog.length === 0 || catalogHas(catalog, request.method, path)) return response;
+    const prefix = new URL(mount.bases.api ?? request.url.origin).pathname.replace(/\/+$/, "");
+    const nearest = nearestInCatalog(catalog, request.method, path).map((label) => label.replace(" ", ` ${prefix}`));
+    return { ...response, headers: { ...response.headers, [NEAREST_HEADER]: nearest.join("; ") } };
   };
 
   return {
@@ -85,7 +109,8 @@ export function createHandler(options: HandlerOptions): Handler {
       }
       const service = result.mount.service;
       if (!isMatch(result)) {
-        return record(normalized, service.name, service.noRoute(normalized, result.nearest, result.methodMismatch));
+        const answer = service.noRoute(normalized, result.nearest, result.methodMismatch);
+        return record(normalized, service.name, annotate(normalized, result.mount, result.path, answer));
       }
       try {
         const response = await result.route.handler({
@@ -96,9 +121,11 @@ export function createHandler(options: HandlerOptions): Handler {
           mount: result.mount,
           path: result.path,
         });
-        return record(normalized, service.name, response);
+        return record(normalized, service.name, annotate(normalized, result.mount, result.path, response));
       } catch (error) {
-        if (isDomainError(error)) return record(normalized, service.name, service.errorResponse(error, normalized));
+        if (isDomainError(error)) {
+          return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)));
+        }
         const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
         return record(normalized, service.name, {
           status: 500,

@@ -69,6 +69,13 @@ export interface HttpService {
    * @param methodMismatch - the path exists, but not for this method.
    */
   noRoute(request: SimRequest, nearest: readonly string[], methodMismatch: boolean): SimResponse;
+  /**
+   * The service's real endpoints as `METHOD /path` patterns relative to the `api` base (e.g.
+   * `GET /runs/:run_id`), for naming the nearest ones when a request matches none. Default: the
+   * route table without catch-all (`*rest`) rows. Services that route at run time (mounts) list
+   * what exists now.
+   */
+  catalog?(sim: Simulator): readonly string[];
 }
 
 /**

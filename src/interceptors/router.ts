@@ -2,7 +2,8 @@
  * Routing: matches a request against the mounted services' route tables, and names the nearest
  * routes when nothing matches.
  */
-import type { Route, ServiceMount } from "./http.js";
+import type { Simulator } from "../simulator/kernel/simulator.js";
+import type { HttpService, Route, ServiceMount } from "./http.js";
 
 /** A successful match. */
 export interface RouteMatch {
@@ -65,6 +66,36 @@ export function matchRoute(
     .sort((a, b) => a.score - b.score || a.label.localeCompare(b.label));
   const nearest = [...new Set(scored.map((s) => s.label))].slice(0, 3);
   return { mount: firstMiss.mount, path: firstMiss.path, nearest, methodMismatch };
+}
+
+/**
+ * Whether some `METHOD /pattern` label of `catalog` matches `method` and `path`.
+ * @example catalogHas(["GET /runs/:id"], "GET", "/runs/run-1") // true
+ */
+export function catalogHas(catalog: readonly string[], method: string, path: string): boolean {
+  return catalog.some((label) => {
+    const [labelMethod = "", pattern = ""] = label.split(" ");
+    return labelMethod === method && matchPath(pattern, path) !== undefined;
+  });
+}
+
+/**
+ * The (at most) `limit` labels of `catalog` closest to `METHOD path` by edit distance.
+ * @example nearestInCatalog(["GET /runs/:id", "POST /runs"], "POST", "/runz") // ["POST /runs", ...]
+ */
+export function nearestInCatalog(catalog: readonly string[], method: string, path: string, limit = 3): string[] {
+  const target = `${method} ${path}`;
+  const scored = catalog.map((label) => ({ label, score: distance(target, label) }));
+  scored.sort((a, b) => a.score - b.score || a.label.localeCompare(b.label));
+  return [...new Set(scored.map((s) => s.label))].slice(0, limit);
+}
+
+/** A service's catalog: its own, or its route table without catch-all rows. */
+export function catalogOf(service: HttpService, sim: Simulator): readonly string[] {
+  if (service.catalog) return service.catalog(sim);
+  return service.routes
+    .filter((route) => (route.base ?? "api") === "api" && !route.path.includes("*"))
+    .flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method).map((m) => `${m} ${route.path}`));
 }
 
 /** Type guard for {@link RouteMatch}. */

@@ -43,7 +43,7 @@ export function accessControlNoRoute(
   methodMismatch: boolean,
   allow: readonly string[] = [],
 ): SimResponse {
-  const headers: Record<string, string> = nearest.length > 0 ? { "x-infra-doubles-nearest": nearest.join(", ") } : {};
+  const headers: Record<string, string> = nearest.length > 0 ? { "x-infra-doubles-nearest": nearest.join("; ") } : {};
   if (!methodMismatch) return text(404, "404 page not found\n", headers);
   if (allow.length > 0) headers.allow = allow.join(",");
   return text(405, `method ${request.method} not allowed`, headers);

@@ -52,7 +52,32 @@ export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService
     routes: [{ method: SECRETS_METHODS, path: "/*path", handler: (ctx) => handleSecretsRequest(pipeline, ctx) }],
     errorResponse: (error, request) => secretsErrorResponse(error, request),
     noRoute: () => noHandlerResponse(""),
+    catalog: (sim) => secretsCatalog(pipeline, sim),
   };
+}
+
+const METHODS_OF: Readonly<Record<Operation, readonly string[]>> = Object.freeze({
+  read: ["GET"],
+  list: ["LIST", "GET"],
+  "create-or-update": ["POST", "PUT"],
+  delete: ["DELETE"],
+});
+
+/**
+ * The endpoints that exist now, as `METHOD /path` labels relative to `/v1`: health, the core's
+ * routes and each mount's engine routes under its path (for naming the nearest ones).
+ */
+function secretsCatalog(pipeline: SecretsPipeline, sim: Simulator): string[] {
+  const labels = ["GET /sys/health", "HEAD /sys/health"];
+  const add = (operations: readonly Operation[], path: string): void => {
+    for (const operation of operations) for (const method of METHODS_OF[operation] ?? []) labels.push(`${method} ${path}`);
+  };
+  for (const route of pipeline.coreRoutes) add(route.operations, route.path);
+  const mounts = sim.read<SecretsState, readonly { path: string; type: string }[]>(SECRETS, (ctx) => Object.values(ctx.state.mounts));
+  for (const mount of mounts) {
+    for (const route of pipeline.engineHttp[mount.type]?.routes ?? []) add(route.operations, `/${mount.path}${route.path}`);
+  }
+  return labels;
 }
 
 function decodePath(raw: string): string {
