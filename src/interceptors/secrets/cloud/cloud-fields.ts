@@ -7,7 +7,7 @@
  * FIDELITY.md "Secrets" (400 for user errors).
  */
 import { badRequest } from "../../../simulator/secrets/errors.js";
-import { GoDurationError, parseDurationSeconds } from "../../../simulator/secrets/cloud/go-duration.js";
+import { GoDurationError, goParseInt64, parseDurationSeconds } from "../../../simulator/secrets/cloud/go-duration.js";
 import { goQuote, goRequestValue } from "../../../simulator/secrets/cloud/go-format.js";
 
 type Data = Readonly<Record<string, unknown>>;
@@ -49,7 +49,9 @@ export function stringParam(data: Data, field: string): string | undefined {
 }
 
 /**
- * An integer field (JSON integers, integer strings, booleans as 1/0).
+ * An integer field (JSON integers, integer strings, booleans as 1/0), within Go's int64 range.
+ * @throws {DomainError} 400 `Field validation failed: ...` for anything else, e.g.
+ *   `cannot parse '' as int: strconv.ParseInt: parsing "99999999999999999999": value out of range`.
  * @example intParam({ max_retries: "3" }, "max_retries") // 3
  */
 export function intParam(data: Data, field: string): number | undefined {
@@ -58,7 +60,14 @@ export function intParam(data: Data, field: string): number | undefined {
   if (typeof value === "boolean") return value ? 1 : 0;
   if (typeof value === "number" || typeof value === "string") {
     const text = String(value).trim();
-    if (/^[+-]?\d+$/.test(text)) return Number(text);
+    if (/^[+-]?\d+$/.test(text)) {
+      try {
+        return Number(goParseInt64(text));
+      } catch (error) {
+        if (error instanceof GoDurationError) throw conversionError(field, value, `cannot parse '' as int: ${error.message}`);
+        throw error;
+      }
+    }
     throw conversionError(field, value, `cannot parse '' as int: strconv.ParseInt: parsing ${goQuote(text)}: invalid syntax`);
   }
   throw unconvertible(field, value, "int");

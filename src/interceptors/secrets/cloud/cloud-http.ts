@@ -72,7 +72,11 @@ function staticRoleForm(role: { name: string; username: string; rotationPeriod: 
   return { name: role.name, username: role.username, rotation_period: goDurationString(role.rotationPeriod * 1000) };
 }
 
-/** Every cloud engine route, relative to the mount. */
+/**
+ * Every cloud engine route, relative to the mount (spec: secrets.md "Cloud-account engine"
+ * endpoint table): operation(s), path, required capabilities when not the default, handler.
+ * @example CLOUD_ROUTES.map((r) => `${r.operations.join("|")} ${r.path}`) // ["read /config/root", ...]
+ */
 export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.freeze([
   {
     operations: ["read"],

@@ -16,14 +16,15 @@ import {
   createUser,
   credentialStatus,
   deleteAccessKey,
+  ambientCredentialSource,
   deleteUser,
   findKeyOwner,
   type CredentialStatus,
 } from "../../../simulator/secrets/cloud/cloud-account.js";
 import { longTermAccessKeyId, secretAccessKey } from "../../../simulator/secrets/cloud/key-formats.js";
-import { writeRootConfig } from "../../../simulator/secrets/cloud/root-config.js";
+import { providerRegion, writeRootConfig } from "../../../simulator/secrets/cloud/root-config.js";
 import { writeRole } from "../../../simulator/secrets/cloud/roles.js";
-import type { CloudMountState, IamUser, ServerCredentialSource } from "../../../simulator/secrets/cloud/state.js";
+import { SERVER_CREDENTIAL_PRECEDENCE, type CloudMountState, type IamUser, type ServerCredentialSource } from "../../../simulator/secrets/cloud/state.js";
 
 /** What the controls need from the secrets service's scenario (its `updateMount`/`readMount`). */
 export interface MountAccess {
@@ -117,7 +118,10 @@ export class CloudScenario {
     readonly mountPath = "cloud",
   ) {}
 
-  /** The same controls for another mount of the cloud engine. */
+  /**
+   * The same controls for another mount of the cloud engine.
+   * @example doubles.secrets.mount("team-a/cloud", "cloud"); cloud.at("team-a/cloud").configureRoot();
+   */
   at(mountPath: string): CloudScenario {
     return new CloudScenario(this.secrets, mountPath);
   }
@@ -142,6 +146,11 @@ export class CloudScenario {
    * missing) and writes `config/root` with it, as an operator would. A previous root key of the
    * same user is deleted first.
    * @returns the root key pair.
+   * @throws {UsageError} when nothing is mounted at the controls' mount path, or the user already has two
+   *   access keys (the provider's quota).
+   * @example
+   * const root = cloud.configureRoot({ region: "eu-west-1", usernameTemplate: "{{ random 20 }}" });
+   * root.accessKeyId; // "AKIA..." - GET /cloud/config/root answers it
    */
   configureRoot(options: ConfigureRootOptions = {}): AccessKeyPair {
     return this.update((ctx) => {
@@ -161,12 +170,18 @@ export class CloudScenario {
     });
   }
 
-  /** The name of the IAM user that owns root credentials the account has not seen before. */
+  /**
+   * The name of the IAM user that owns root credentials the account has not seen before.
+   * @example cloud.createAccessKey(cloud.rootUserName()); // a second key: rotate-root now fails
+   */
   rootUserName(): string {
     return this.read((ctx) => ctx.mount.account.rootUserName);
   }
 
-  /** The IAM user owning the configured root key, if the account knows it. */
+  /**
+   * The IAM user owning the configured root key, if the account knows it (a copy).
+   * @example cloud.rootUser()?.accessKeyIds // ["AKIA..."] - after rotate-root, only the new key
+   */
   rootUser(): IamUserView | undefined {
     return this.read((ctx) => {
       const key = ctx.mount.root?.accessKey;
@@ -175,7 +190,12 @@ export class CloudScenario {
     });
   }
 
-  /** Sets the simulated account id (12 digits) used in ARNs. */
+  /**
+   * Sets the simulated account id (12 digits) used in the ARNs of users created afterwards and of
+   * federated users.
+   * @throws {UsageError} when `accountId` is not 12 digits.
+   * @example cloud.setAccountId("210987654321");
+   */
   setAccountId(accountId: string): void {
     if (!/^\d{12}$/.test(accountId)) throw new UsageError(`cloud: an account id has 12 digits, not ${JSON.stringify(accountId)}`);
     this.update((ctx) => {
@@ -185,15 +205,69 @@ export class CloudScenario {
 
   /**
    * Gives the simulated server ambient credentials (environment variables, a shared credentials
-   * file, an instance or task role), used when `config/root` has no keys; `null` removes them.
+   * file, an instance or task role), used when `config/root` has no keys. With several sources the
+   * spec's precedence picks one: environment, then shared credentials file, then instance role
+   * (static `config/root` keys always come first). `null` or `[]` removes them.
+   * @param sources - one source, several, or `null`.
+   * @throws {UsageError} for a source name that is not one of the three.
+   * @example
+   * cloud.setServerCredentials(["instance_role", "environment"]);
+   * cloud.credentialSource(); // "environment" (until config/root gets keys: then "static")
    */
-  setServerCredentials(source: ServerCredentialSource | null): void {
+  setServerCredentials(sources: ServerCredentialSource | readonly ServerCredentialSource[] | null): void {
+    const list = sources === null ? [] : typeof sources === "string" ? [sources] : [...sources];
+    for (const source of list) {
+      if (!SERVER_CREDENTIAL_PRECEDENCE.includes(source)) {
+        throw new UsageError(`cloud: unknown server credential source ${JSON.stringify(source)} (use ${SERVER_CREDENTIAL_PRECEDENCE.map((s) => JSON.stringify(s)).join(", ")})`);
+      }
+    }
     this.update((ctx) => {
-      ctx.mount.account.serverCredentials = source;
+      ctx.mount.account.serverCredentials = SERVER_CREDENTIAL_PRECEDENCE.filter((source) => list.includes(source));
     });
   }
 
-  /** How long a root key made by `rotate-root` takes to work (provider calls fail meanwhile). */
+  /**
+   * Where the engine's provider calls take their credentials from right now: `"static"` when
+   * `config/root` has keys, else the server's highest ambient source, else `null` (calls then fail
+   * with `NoCredentialProviders`).
+   * @example cloud.configureRoot(); cloud.credentialSource() // "static"
+   */
+  credentialSource(): "static" | ServerCredentialSource | null {
+    return this.read((ctx) => {
+      if (ctx.mount.root !== null && ctx.mount.root.accessKey !== "") return "static";
+      return ambientCredentialSource(ctx.mount.account) ?? null;
+    });
+  }
+
+  /**
+   * Sets the simulated server's region environment (`AWS_REGION` / `AWS_DEFAULT_REGION`): provider
+   * calls use it when `config/root` names no `region`. `null` or `""` removes it (calls then go
+   * to `us-east-1`).
+   * @example cloud.setServerRegion("eu-central-1"); cloud.region() // "eu-central-1" unless config/root has a region
+   */
+  setServerRegion(region: string | null): void {
+    this.update((ctx) => {
+      ctx.mount.account.serverRegion = region ?? "";
+    });
+  }
+
+  /**
+   * The region the engine's provider calls go to now: `config/root`'s `region`, else the server's
+   * region environment, else `us-east-1` (a read of `config/root` answers only what was written).
+   * STS credentials record it too (`credential(accessKeyId).region`).
+   * @example cloud.region() // "us-east-1" on a fresh mount
+   */
+  region(): string {
+    return this.read((ctx) => providerRegion(ctx.mount));
+  }
+
+  /**
+   * How long a root key made by `rotate-root` takes to work on the simulator clock (provider calls
+   * fail with `InvalidClientTokenId` meanwhile); default 0.
+   * @param delay - a duration string (`"10s"`) or ms.
+   * @throws {UsageError} for something that is not a duration.
+   * @example cloud.setRootKeyPropagation("10s"); // POST rotate-root, then creds fail for 10 s
+   */
   setRootKeyPropagation(delay: Duration): void {
     const ms = parseDuration(delay);
     this.update((ctx) => {
@@ -203,8 +277,12 @@ export class CloudScenario {
 
   /**
    * Creates an IAM user (for static roles, or to own root keys).
+   * @param options.path - the user's path, default `/`.
    * @param options.accessKeys - how many access keys to create (0 to 2), default 0.
    * @returns the user and its keys' pairs.
+   * @throws {UsageError} when the user exists, the name is not a valid IAM user name (1 to 64 of
+   *   `[\w+=,.@-]`), or more than two keys are asked for.
+   * @example cloud.createIamUser("app-user", { accessKeys: 2 }).keys.length // 2
    */
   createIamUser(userName: string, options: { path?: string; accessKeys?: number } = {}): { user: IamUserView; keys: AccessKeyPair[] } {
     const count = options.accessKeys ?? 0;
@@ -222,6 +300,9 @@ export class CloudScenario {
   /**
    * Adds an access key to an IAM user (a user has at most two).
    * @param pair - a fixed key pair; default a fresh seeded one.
+   * @throws {UsageError} when the user does not exist or already has two keys, or `pair`'s key id
+   *   is already (or was once) a key of the account.
+   * @example cloud.createAccessKey("app-user").accessKeyId // "AKIA..."
    */
   createAccessKey(userName: string, pair?: AccessKeyPair): AccessKeyPair {
     return this.update((ctx) => {
@@ -232,24 +313,39 @@ export class CloudScenario {
       const user = ctx.mount.account.users[userName];
       if (user === undefined) throw new UsageError(`cloud: no IAM user ${JSON.stringify(userName)}`);
       if (user.accessKeys.length >= 2) throw new UsageError(`cloud: IAM user ${JSON.stringify(userName)} already has two access keys`);
+      const account = ctx.mount.account;
+      if (findKeyOwner(account, pair.accessKeyId) !== undefined || account.deletedAccessKeys.includes(pair.accessKeyId) || account.sessions[pair.accessKeyId] !== undefined) {
+        throw new UsageError(`cloud: access key ${JSON.stringify(pair.accessKeyId)} already exists or existed in the account`);
+      }
       user.accessKeys.push({ ...pair, createdAt: ctx.now, usableFrom: ctx.now });
       return pair;
     });
   }
 
-  /** Deletes an access key of an IAM user. */
+  /**
+   * Deletes an access key of an IAM user; the provider refuses it from then on.
+   * @throws {UsageError} when the user or the key does not exist.
+   * @example cloud.deleteAccessKey(cloud.rootUserName(), root.accessKeyId); // creds now fail with InvalidClientTokenId
+   */
   deleteAccessKey(userName: string, accessKeyId: string): void {
     this.update((ctx) => deleteAccessKey(ctx.mount.account, userName, accessKeyId));
   }
 
-  /** Deletes an IAM user and its keys (e.g. to make a static role's rotation fail). */
+  /**
+   * Deletes an IAM user and its keys (e.g. to make a static role's rotation fail).
+   * @throws {UsageError} when there is no such user.
+   * @example cloud.deleteIamUser("app-user"); // the next rotation of its static role fails and retries every 10 s
+   */
   deleteIamUser(userName: string): void {
     this.update((ctx) => {
       if (!deleteUser(ctx.mount.account, userName)) throw new UsageError(`cloud: no IAM user ${JSON.stringify(userName)}`);
     });
   }
 
-  /** An IAM user (a copy), or undefined. */
+  /**
+   * An IAM user (a copy), or undefined.
+   * @example cloud.iamUser("app-user")?.accessKeyIds // oldest first
+   */
   iamUser(userName: string): IamUserView | undefined {
     return this.read((ctx) => {
       const user = ctx.mount.account.users[userName];
@@ -257,12 +353,20 @@ export class CloudScenario {
     });
   }
 
-  /** Names of every IAM user in the account, sorted (generated users included). */
+  /**
+   * Names of every IAM user in the account, sorted (generated users included).
+   * @example cloud.iamUserNames() // ["secrets-root", "secrets-root-deploy-1704067200-..."]
+   */
   iamUserNames(): string[] {
     return this.read((ctx) => Object.keys(ctx.mount.account.users).sort());
   }
 
-  /** Creates (or replaces) an IAM group whose policies filter STS credentials of roles listing it. */
+  /**
+   * Creates (or replaces) an IAM group whose policies filter STS credentials of roles listing it
+   * in `iam_groups` (IAM users simply join it).
+   * @throws {UsageError} when a policy document is not JSON.
+   * @example cloud.createGroup("auditors", { policyArns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"] });
+   */
   createGroup(name: string, policies: { policyDocuments?: readonly string[]; policyArns?: readonly string[] } = {}): void {
     for (const document of policies.policyDocuments ?? []) {
       try {
@@ -277,8 +381,10 @@ export class CloudScenario {
   }
 
   /**
-   * Declares an IAM role: its maximum session duration (provider range 1h to 12h) and whether the
-   * engine may assume it. Undeclared role ARNs are assumable for up to 12 hours.
+   * Declares an IAM role: its maximum session duration (provider range 1h to 12h, default 1h) and
+   * whether the engine may assume it. Undeclared role ARNs are assumable for up to 12 hours.
+   * @throws {UsageError} for a maximum session duration outside 1h..12h.
+   * @example cloud.declareRole("arn:aws:iam::123456789012:role/Deployer", { maxSessionDuration: "1h" }); // ttl 2h -> 400
    */
   declareRole(roleArn: string, options: { maxSessionDuration?: Duration; assumable?: boolean } = {}): void {
     const max = options.maxSessionDuration === undefined ? 3600 : seconds(options.maxSessionDuration);
@@ -291,6 +397,7 @@ export class CloudScenario {
   /**
    * Stores a role as an earlier version of the service did: raw inline policy JSON or an ARN. Reads
    * upgrade it; data that cannot be understood shows as `invalid_data`.
+   * @example cloud.seedLegacyRole("old", "not a policy"); // GET /cloud/roles/old -> data.invalid_data
    */
   seedLegacyRole(name: string, raw: string): void {
     this.update((ctx) => {
@@ -301,13 +408,19 @@ export class CloudScenario {
 
   /**
    * What the simulated provider makes of an access key id now: an IAM user's key, a live STS
-   * session, or undefined (unknown, deleted, expired).
+   * session (with its ARN, expiry in ms since the epoch, policies and region), or undefined
+   * (unknown, deleted, expired).
+   * @example cloud.credential(creds.data.access_key) // { kind: "iam_user", userName, usable: true }
    */
   credential(accessKeyId: string): CredentialStatus | undefined {
     return this.read((ctx) => credentialStatus(ctx.mount.account, accessKeyId, ctx.now));
   }
 
-  /** A static role's rotation state, or undefined. */
+  /**
+   * A static role's rotation state (next rotation in ms since the epoch, last rotation error), or
+   * undefined.
+   * @example cloud.staticRole("app")?.rotatesAt // Date.UTC(2024, 0, 2) for a 24h period created at the clock's start
+   */
   staticRole(name: string): StaticRoleView | undefined {
     return this.read((ctx) => {
       const role = ctx.mount.staticRoles[name];
@@ -316,7 +429,11 @@ export class CloudScenario {
     });
   }
 
-  /** A fresh, unregistered key pair in the provider's format (for `config/root` bodies). */
+  /**
+   * A fresh, unregistered key pair in the provider's format (for `config/root` bodies); the account
+   * adopts it into its root user on first use.
+   * @example const { accessKeyId, secretAccessKey } = cloud.newKeyPair();
+   */
   newKeyPair(): AccessKeyPair {
     return this.update((ctx) => ({ accessKeyId: longTermAccessKeyId(ctx.ids), secretAccessKey: secretAccessKey(ctx.ids) }));
   }

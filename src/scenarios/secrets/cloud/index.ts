@@ -14,6 +14,6 @@ export {
   type StaticRoleView,
 } from "./cloud-scenario.js";
 export type { CredentialStatus } from "../../../simulator/secrets/cloud/cloud-account.js";
-export type { ServerCredentialSource } from "../../../simulator/secrets/cloud/state.js";
+export { SERVER_CREDENTIAL_PRECEDENCE, type ServerCredentialSource } from "../../../simulator/secrets/cloud/state.js";
 export { DEFAULT_USERNAME_TEMPLATE, USERNAME_PREFIX } from "../../../simulator/secrets/cloud/username-template.js";
 export { cloudHttp, CLOUD_ROUTES } from "../../../interceptors/secrets/cloud/cloud-http.js";

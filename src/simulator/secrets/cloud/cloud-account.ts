@@ -12,7 +12,7 @@
  */
 import type { IdSource } from "../../kernel/ids.js";
 import { iamUserId, longTermAccessKeyId, secretAccessKey, sessionToken, temporaryAccessKeyId } from "./key-formats.js";
-import type { CloudAccount, CloudMountState, IamAccessKey, IamUser, IamUserOrigin, StsSession } from "./state.js";
+import { SERVER_CREDENTIAL_PRECEDENCE, type CloudAccount, type CloudMountState, type IamAccessKey, type IamUser, type IamUserOrigin, type ServerCredentialSource, type StsSession } from "./state.js";
 
 /**
  * A provider error: `code` is the provider's error code (`NoSuchEntity`, `LimitExceeded`, ...).
@@ -63,9 +63,19 @@ function userArn(account: CloudAccount, path: string, name: string): string {
 }
 
 /**
+ * The server's ambient credential source provider calls fall back to when `config/root` has no
+ * keys: the highest of the sources it has by the spec's precedence (environment variables, then a
+ * shared credentials file, then an instance or task role), or undefined when it has none.
+ * @example ambientCredentialSource({ ...account, serverCredentials: ["instance_role", "environment"] }) // "environment"
+ */
+export function ambientCredentialSource(account: Pick<CloudAccount, "serverCredentials">): ServerCredentialSource | undefined {
+  return SERVER_CREDENTIAL_PRECEDENCE.find((source) => account.serverCredentials.includes(source));
+}
+
+/**
  * Checks the mount's credentials the way every provider call does: `config/root` keys (refused when
- * deleted, not yet propagated, or paired with the wrong secret), else the server's ambient
- * credentials.
+ * deleted, not yet propagated, or paired with the wrong secret; static keys always win, there is no
+ * fall-back from refused keys), else the server's highest ambient credential source.
  * @param now - ms since the epoch.
  * @throws {CloudApiError} `NoCredentialProviders`, `InvalidClientTokenId`, `SignatureDoesNotMatch`.
  * @example authenticate(mount, ctx.now).arn // "arn:aws:iam::123456789012:user/secrets-root"
@@ -87,9 +97,8 @@ export function authenticate(mount: CloudMountState, now: number): Principal {
     if (now < owner.key.usableFrom) throw new CloudApiError("InvalidClientTokenId", "The security token included in the request is invalid.");
     return { source: "static", arn: owner.user.arn };
   }
-  if (account.serverCredentials !== null) {
-    return { source: account.serverCredentials, arn: userArn(account, "/", account.rootUserName) };
-  }
+  const ambient = ambientCredentialSource(account);
+  if (ambient !== undefined) return { source: ambient, arn: userArn(account, "/", account.rootUserName) };
   throw new CloudApiError("NoCredentialProviders", "no valid providers in chain. Deprecated.\n\tFor verbose messaging see aws.Config.CredentialsChainVerboseErrors");
 }
 
@@ -276,6 +285,8 @@ export interface StsRequest {
   readonly durationSeconds: number;
   readonly policyDocument: string;
   readonly policyArns: readonly string[];
+  /** The region whose STS endpoint is called (recorded on the session). */
+  readonly region: string;
 }
 
 function issueSession(account: CloudAccount, session: Omit<StsSession, "accessKeyId" | "secretAccessKey" | "sessionToken">, ids: IdSource): StsSession {
@@ -289,7 +300,7 @@ function issueSession(account: CloudAccount, session: Omit<StsSession, "accessKe
  * @param now - ms since the epoch.
  * @throws {CloudApiError} `ValidationError` (bad ARN, session name, or duration outside 900 s to the
  *   role's maximum session duration), `AccessDenied` (a role declared not assumable).
- * @example assumeRole(account, caller, { roleArn, sessionName: "job", durationSeconds: 3600, policyDocument: "", policyArns: [] }, now, ids).arn
+ * @example assumeRole(account, caller, { roleArn, sessionName: "job", durationSeconds: 3600, policyDocument: "", policyArns: [], region: "us-east-1" }, now, ids).arn
  */
 export function assumeRole(
   account: CloudAccount,
@@ -319,6 +330,7 @@ export function assumeRole(
       name: input.sessionName,
       policyDocument: input.policyDocument,
       policyArns: [...input.policyArns],
+      region: input.region,
       issuedAt: now,
       expiresAt: now + input.durationSeconds * 1000,
     },
@@ -330,7 +342,7 @@ export function assumeRole(
  * `GetFederationToken`.
  * @param now - ms since the epoch.
  * @throws {CloudApiError} `ValidationError` (name of 2..32 characters, duration 900..129600 s).
- * @example getFederationToken(account, { name: "secrets-1704067200-x", durationSeconds: 3600, policyDocument: "{}", policyArns: [] }, now, ids)
+ * @example getFederationToken(account, { name: "secrets-1704067200-x", durationSeconds: 3600, policyDocument: "{}", policyArns: [], region: "us-east-1" }, now, ids)
  */
 export function getFederationToken(account: CloudAccount, input: StsRequest & { readonly name: string }, now: number, ids: IdSource): StsSession {
   checkName("name", input.name, 2, 32);
@@ -344,6 +356,7 @@ export function getFederationToken(account: CloudAccount, input: StsRequest & { 
       name: input.name,
       policyDocument: input.policyDocument,
       policyArns: [...input.policyArns],
+      region: input.region,
       issuedAt: now,
       expiresAt: now + input.durationSeconds * 1000,
     },
@@ -370,19 +383,21 @@ export type CredentialStatus =
       /** The inline policy the session was limited by (role document combined with group policies), or empty. */
       readonly policyDocument: string;
       readonly policyArns: readonly string[];
+      /** The region whose STS endpoint issued the session (`config/root` region, else the server's, else `us-east-1`). */
+      readonly region: string;
     };
 
 /**
  * What the provider makes of an access key id at `now` (ms since the epoch): an IAM user's key, a
  * live STS session, or nothing (unknown, deleted or expired).
- * @example credentialStatus(account, "ASIA...", now) // { kind: "assumed_role", arn, expiresAt }
+ * @example credentialStatus(account, "ASIA...", now) // { kind: "assumed_role", arn, expiresAt, policyDocument, policyArns, region }
  */
 export function credentialStatus(account: CloudAccount, accessKeyId: string, now: number): CredentialStatus | undefined {
   const owner = findKeyOwner(account, accessKeyId);
   if (owner) return { kind: "iam_user", userName: owner.user.userName, usable: now >= owner.key.usableFrom };
   const session = account.sessions[accessKeyId];
   if (session && session.expiresAt > now) {
-    return { kind: session.kind, arn: session.arn, expiresAt: session.expiresAt, policyDocument: session.policyDocument, policyArns: [...session.policyArns] };
+    return { kind: session.kind, arn: session.arn, expiresAt: session.expiresAt, policyDocument: session.policyDocument, policyArns: [...session.policyArns], region: session.region };
   }
   return undefined;
 }

@@ -26,6 +26,7 @@ import {
 import { cloudBadRequest, cloudInternal } from "./cloud-errors.js";
 import { goQuote } from "./go-format.js";
 import { readRole } from "./roles.js";
+import { providerRegion } from "./root-config.js";
 import type { CloudMountState, CloudRole } from "./state.js";
 import { iamUserLeaseMs, stsTtlSeconds } from "./ttl.js";
 import { UsernameError, generateUsername, normalizeDisplayName, type UsernameKind } from "./username-template.js";
@@ -147,16 +148,17 @@ function issueIamUser(ctx: EngineContext<CloudMountState>, request: CredentialRe
   return { credentialType: "iam_user", accessKey: key.accessKeyId, secretKey: key.secretAccessKey, securityToken: null, arn: user.arn, lease };
 }
 
-function stsPolicies(mount: CloudMountState, role: CloudRole): { policyDocument: string; policyArns: string[] } {
+/** What every STS call of a role sends: its policies (combined with its groups') and the provider region. */
+function stsRequestOf(mount: CloudMountState, role: CloudRole): { policyDocument: string; policyArns: string[]; region: string } {
   const groups = groupPolicies(mount.account, role.iamGroups);
   const policyDocument = groups.documents.length > 0 ? combinePolicyDocuments([...groups.documents, role.policyDocument]) : role.policyDocument;
-  return { policyDocument, policyArns: [...role.policyArns, ...groups.arns] };
+  return { policyDocument, policyArns: [...role.policyArns, ...groups.arns], region: providerRegion(mount) };
 }
 
 function issueAssumedRole(ctx: EngineContext<CloudMountState>, request: CredentialRequest, role: CloudRole, roleArn: string, ttl: number): IssuedCredentials {
   const { mount, now, ids } = ctx;
   const { roleName } = request;
-  const policies = stsPolicies(mount, role);
+  const policies = stsRequestOf(mount, role);
   const requestedName = request.roleSessionName ?? "";
   const sessionName = requestedName === "" ? usernameFor(ctx, "assume_role", roleName) : normalizeDisplayName(requestedName).slice(0, ROLE_SESSION_NAME_LIMIT);
   pruneExpiredSessions(mount.account, now);
@@ -171,7 +173,7 @@ function issueAssumedRole(ctx: EngineContext<CloudMountState>, request: Credenti
 function issueFederationToken(ctx: EngineContext<CloudMountState>, request: CredentialRequest, role: CloudRole, ttl: number): IssuedCredentials {
   const { mount, now, ids } = ctx;
   const { roleName } = request;
-  const policies = stsPolicies(mount, role);
+  const policies = stsRequestOf(mount, role);
   const name = usernameFor(ctx, "sts", roleName);
   if (policies.policyDocument === "" && policies.policyArns.length === 0) {
     throw cloudBadRequest(OPERATION, "must specify at least one of policy_arns or policy_document with federation_token credential_type", roleName);

@@ -7,7 +7,7 @@
  * "Rotate root when the IAM user has another access key".
  */
 import type { EngineContext } from "../engine.js";
-import { CloudApiError, authenticate, createAccessKey, currentUser, deleteAccessKey } from "./cloud-account.js";
+import { CloudApiError, ambientCredentialSource, authenticate, createAccessKey, currentUser, deleteAccessKey } from "./cloud-account.js";
 import { cloudBadRequest, cloudInternal } from "./cloud-errors.js";
 import { GoDurationError, goDurationString, goParseDuration } from "./go-duration.js";
 import type { CloudMountState, CloudRootConfig } from "./state.js";
@@ -38,7 +38,7 @@ export function writeRootConfig(ctx: EngineContext<CloudMountState>, input: Root
   if ((accessKey === "") !== (secretKey === "")) {
     throw cloudBadRequest("write root configuration", "access_key and secret_key must be supplied together");
   }
-  if (accessKey === "" && ctx.mount.account.serverCredentials === null) {
+  if (accessKey === "" && ambientCredentialSource(ctx.mount.account) === undefined) {
     throw cloudBadRequest("write root configuration", "access_key and secret_key are required: the server environment provides no credentials");
   }
   ctx.mount.root = {
@@ -58,6 +58,25 @@ export function writeRootConfig(ctx: EngineContext<CloudMountState>, input: Root
  */
 export function readRootConfig(mount: CloudMountState): CloudRootConfig | undefined {
   return mount.root ?? undefined;
+}
+
+/** The region provider calls go to when neither `config/root` nor the server environment names one. */
+export const FALLBACK_REGION = "us-east-1";
+
+/**
+ * The region the engine's provider calls go to: `config/root`'s `region`, else the simulated
+ * server's environment region (`AWS_REGION`, then `AWS_DEFAULT_REGION`; see
+ * `CloudScenario.setServerRegion`), else `us-east-1`. A read of `config/root` still answers the
+ * region as written (empty when none was given).
+ *
+ * Spec: secrets.md "Cloud-account engine", root configuration `region` ("falls back to server
+ * environment, then `us-east-1`").
+ * @example providerRegion(initialCloudMountState()) // "us-east-1"
+ */
+export function providerRegion(mount: Pick<CloudMountState, "root" | "account">): string {
+  const configured = mount.root?.region ?? "";
+  if (configured !== "") return configured;
+  return mount.account.serverRegion !== "" ? mount.account.serverRegion : FALLBACK_REGION;
 }
 
 /**

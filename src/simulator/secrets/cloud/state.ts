@@ -17,7 +17,10 @@ export const CREDENTIAL_TYPES: readonly CredentialType[] = Object.freeze(["iam_u
 export interface CloudRootConfig {
   accessKey: string;
   secretKey: string;
-  /** As written (empty when not given; calls then use the server environment's region or `us-east-1`). */
+  /**
+   * As written (empty when not given). Provider calls then go to the server environment's region
+   * (`CloudAccount.serverRegion`), else `us-east-1`; see `providerRegion` in `root-config.ts`.
+   */
   region: string;
   iamEndpoint: string;
   stsEndpoint: string;
@@ -143,12 +146,21 @@ export interface StsSession {
   /** Effective inline policy (role document combined with group policies), or empty. */
   policyDocument: string;
   policyArns: string[];
+  /** The region whose STS endpoint issued the session (the engine's provider region at issue time). */
+  region: string;
   issuedAt: number;
   expiresAt: number;
 }
 
 /** Where the simulated server finds credentials when `config/root` has none. */
 export type ServerCredentialSource = "environment" | "shared_credentials_file" | "instance_role";
+
+/**
+ * The server's ambient credential sources by precedence, highest first (spec: "Credential sources
+ * by precedence, highest first: static payload credentials, server environment variables, shared
+ * credentials files, assigned instance or task role credentials").
+ */
+export const SERVER_CREDENTIAL_PRECEDENCE: readonly ServerCredentialSource[] = Object.freeze(["environment", "shared_credentials_file", "instance_role"]);
 
 /** The simulated cloud account one mount manages. */
 export interface CloudAccount {
@@ -164,8 +176,13 @@ export interface CloudAccount {
   sessions: Record<string, StsSession>;
   /** Access key ids that existed and were deleted (they are refused, not adopted). */
   deletedAccessKeys: string[];
-  /** Ambient credentials of the simulated server (env variables, shared file, instance role), or none. */
-  serverCredentials: ServerCredentialSource | null;
+  /**
+   * Ambient credential sources the simulated server has (env variables, shared file, instance
+   * role), in {@link SERVER_CREDENTIAL_PRECEDENCE} order; empty for none.
+   */
+  serverCredentials: ServerCredentialSource[];
+  /** The simulated server's region environment (`AWS_REGION`, else `AWS_DEFAULT_REGION`), or empty. */
+  serverRegion: string;
   /** How long a new root access key takes to work after `rotate-root`, ms. */
   keyPropagationMs: number;
 }
@@ -206,7 +223,8 @@ export function initialCloudMountState(): CloudMountState {
       roles: {},
       sessions: {},
       deletedAccessKeys: [],
-      serverCredentials: null,
+      serverCredentials: [],
+      serverRegion: "",
       keyPropagationMs: 0,
     },
   };

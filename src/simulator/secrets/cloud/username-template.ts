@@ -15,13 +15,18 @@ import { executeTemplate, functionNames, type TemplateFunctions } from "./templa
 import { TemplateError, parseTemplate } from "./template-parser.js";
 import { formatGoTime } from "./go-time.js";
 
-/** The fixed prefix of generated names (the real service's own product name is left out). */
+/**
+ * The fixed prefix of generated names (the real service's own product name is left out).
+ * @example expect(userName.startsWith(`${USERNAME_PREFIX}-`)).toBe(true)
+ */
 export const USERNAME_PREFIX = "secrets";
 
 /**
  * The default template: one conditional template for both name kinds. STS names are the prefix,
  * unix time and 20 random characters cut to 32; IAM names add the display name and role name
- * (together cut to 42) and are cut to 64.
+ * (together cut to 42) and are cut to 64. Writing it (or nothing) as `config/root`'s
+ * `username_template` gives the same names.
+ * @example cloud.configureRoot({ usernameTemplate: DEFAULT_USERNAME_TEMPLATE.replaceAll("secrets-", "ci-") })
  */
 export const DEFAULT_USERNAME_TEMPLATE =
   `{{ if (eq .Type "STS") }}{{ printf "${USERNAME_PREFIX}-%s-%s" (unix_time) (random 20) | truncate 32 }}` +

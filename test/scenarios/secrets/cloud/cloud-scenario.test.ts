@@ -66,4 +66,34 @@ describe("cloud scenario controls", () => {
     cloud.deleteAccessKey("u", pair.accessKeyId);
     expect(cloud.credential(pair.accessKeyId)).toBeUndefined();
   });
+
+  it("refuse a fixed key pair whose id the account already has or once had", () => {
+    doubles = createDoubles();
+    const cloud = cloudScenario(doubles.secrets);
+    cloud.createIamUser("a");
+    cloud.createIamUser("b");
+    const pair = cloud.newKeyPair();
+    cloud.createAccessKey("a", pair);
+    expect(() => cloud.createAccessKey("b", pair)).toThrow(/already exists or existed/);
+    cloud.deleteAccessKey("a", pair.accessKeyId);
+    expect(() => cloud.createAccessKey("a", pair)).toThrow(UsageError);
+    expect(cloud.iamUser("b")?.accessKeyIds).toEqual([]);
+  });
+
+  it("say where provider calls go: credential source and region", () => {
+    doubles = createDoubles();
+    const cloud = cloudScenario(doubles.secrets);
+    expect(cloud.credentialSource()).toBeNull();
+    expect(cloud.region()).toBe("us-east-1");
+    cloud.setServerCredentials("shared_credentials_file");
+    cloud.setServerRegion("eu-west-3");
+    expect(cloud.credentialSource()).toBe("shared_credentials_file");
+    expect(cloud.region()).toBe("eu-west-3");
+    cloud.configureRoot({ region: "us-west-1" });
+    expect(cloud.credentialSource()).toBe("static");
+    expect(cloud.region()).toBe("us-west-1");
+    cloud.setServerRegion("");
+    cloud.configureRoot();
+    expect(cloud.region()).toBe("us-east-1");
+  });
 });

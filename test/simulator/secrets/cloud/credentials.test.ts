@@ -4,7 +4,9 @@ import { IdSource } from "../../../../src/simulator/kernel/ids.js";
 import {
   CloudApiError,
   STS_DURATION_LIMITS,
+  ambientCredentialSource,
   assumeRole,
+  authenticate,
   createAccessKey,
   createUser,
   credentialStatus,
@@ -12,7 +14,7 @@ import {
 } from "../../../../src/simulator/secrets/cloud/cloud-account.js";
 import { issueCredentials } from "../../../../src/simulator/secrets/cloud/credentials.js";
 import { longTermAccessKeyId, secretAccessKey, sessionToken, temporaryAccessKeyId } from "../../../../src/simulator/secrets/cloud/key-formats.js";
-import { writeRootConfig } from "../../../../src/simulator/secrets/cloud/root-config.js";
+import { providerRegion, writeRootConfig } from "../../../../src/simulator/secrets/cloud/root-config.js";
 import { writeRole } from "../../../../src/simulator/secrets/cloud/roles.js";
 import { initialCloudMountState } from "../../../../src/simulator/secrets/cloud/state.js";
 import { START, cloudHarness } from "./harness.js";
@@ -57,8 +59,8 @@ describe("the simulated provider", () => {
       fc.property(fc.integer({ min: -10, max: 200_000 }), (seconds) => {
         const account = initialCloudMountState().account;
         const ids = new IdSource(seconds);
-        const assume = () => assumeRole(account, caller, { roleArn: "arn:aws:iam::123456789012:role/R", sessionName: "ab", durationSeconds: seconds, policyDocument: "", policyArns: [] }, 0, ids);
-        const federate = () => getFederationToken(account, { name: "ab", durationSeconds: seconds, policyDocument: "", policyArns: [] }, 0, ids);
+        const assume = () => assumeRole(account, caller, { roleArn: "arn:aws:iam::123456789012:role/R", sessionName: "ab", durationSeconds: seconds, policyDocument: "", policyArns: [], region: "us-east-1" }, 0, ids);
+        const federate = () => getFederationToken(account, { name: "ab", durationSeconds: seconds, policyDocument: "", policyArns: [], region: "us-east-1" }, 0, ids);
         const inRange = (limits: { min: number; max: number }) => seconds >= limits.min && seconds <= limits.max;
         if (inRange(STS_DURATION_LIMITS.assumedRole)) expect(assume().expiresAt).toBe(seconds * 1000);
         else expect(assume).toThrow(CloudApiError);
@@ -91,5 +93,38 @@ describe("dynamic credentials", () => {
     h.advance(60_000);
     const issued = issueCredentials(h.context(), { path: "creds", roleName: "u" });
     expect(issued.arn).toContain(`-${(START + 60_000) / 1000}-`);
+  });
+});
+
+describe("provider credentials and region", () => {
+  const SOURCES = ["environment", "shared_credentials_file", "instance_role"] as const;
+
+  it("take static keys first, then the highest ambient source by the spec's precedence", () => {
+    fc.assert(
+      fc.property(fc.subarray([...SOURCES]), fc.boolean(), (sources, withStatic) => {
+        const mount = initialCloudMountState();
+        mount.account.serverCredentials = [...sources].reverse();
+        if (withStatic) mount.root = { accessKey: "AKIAROOTROOTROOTROOT", secretKey: "s", region: "", iamEndpoint: "", stsEndpoint: "", maxRetries: -1, usernameTemplate: "" };
+        const expected = withStatic ? "static" : SOURCES.find((source) => sources.includes(source));
+        expect(ambientCredentialSource(mount.account)).toBe(SOURCES.find((source) => sources.includes(source)));
+        if (expected === undefined) expect(() => authenticate(mount, 0)).toThrow(CloudApiError);
+        else expect(authenticate(mount, 0).source).toBe(expected);
+      }),
+    );
+  });
+
+  it("go to the configured region, else the server's, else us-east-1", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("", "eu-west-1"), fc.constantFrom("", "ap-south-1"), (configured, server) => {
+        const mount = initialCloudMountState();
+        mount.account.serverRegion = server;
+        mount.root = { accessKey: "A", secretKey: "s", region: configured, iamEndpoint: "", stsEndpoint: "", maxRetries: -1, usernameTemplate: "" };
+        expect(providerRegion(mount)).toBe(configured || server || "us-east-1");
+      }),
+    );
+    const h = configured();
+    h.mount.account.serverRegion = "eu-central-1";
+    const issued = issueCredentials(h.context(), { path: "sts", roleName: "a" });
+    expect(credentialStatus(h.mount.account, issued.accessKey, h.now())).toMatchObject({ region: "eu-central-1" });
   });
 });

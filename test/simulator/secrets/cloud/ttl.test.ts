@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GoDurationError, goDurationString, goParseDuration, parseDurationSeconds } from "../../../../src/simulator/secrets/cloud/go-duration.js";
+import { GoDurationError, MAX_DURATION_SECONDS, goDurationString, goParseDuration, goParseInt64, parseDurationSeconds } from "../../../../src/simulator/secrets/cloud/go-duration.js";
 import { DEFAULT_STS_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS, iamUserLeaseMs, stsTtlSeconds } from "../../../../src/simulator/secrets/cloud/ttl.js";
 
 describe("STS credential TTLs", () => {
@@ -75,5 +75,28 @@ describe("Go durations", () => {
     expect(parseDurationSeconds("")).toBe(0);
     expect(() => parseDurationSeconds("1.5d")).toThrow('strconv.ParseInt: parsing "1.5": invalid syntax');
     expect(() => parseDurationSeconds(true)).toThrow("could not parse duration from input");
+  });
+
+  it("keep seconds fields within Go's duration range, whatever the spelling", () => {
+    expect(MAX_DURATION_SECONDS).toBe(9_223_372_036);
+    expect(parseDurationSeconds("+90")).toBe(90);
+    expect(() => parseDurationSeconds("99999999999999999999")).toThrow('strconv.ParseInt: parsing "99999999999999999999": value out of range');
+    expect(() => parseDurationSeconds("-99999999999999999999d")).toThrow('strconv.ParseInt: parsing "-99999999999999999999": value out of range');
+    expect(goParseInt64("9223372036854775807")).toBe(2n ** 63n - 1n);
+    expect(goParseInt64("-9223372036854775808")).toBe(-(2n ** 63n));
+    expect(() => goParseInt64("9223372036854775808")).toThrow("value out of range");
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String), fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }).map((n) => `${n}d`)), (input) => {
+        let seconds: number;
+        try {
+          seconds = parseDurationSeconds(input);
+        } catch (error) {
+          expect(error).toBeInstanceOf(GoDurationError);
+          return;
+        }
+        expect(Number.isInteger(seconds)).toBe(true);
+        expect(Math.abs(seconds)).toBeLessThanOrEqual(MAX_DURATION_SECONDS);
+      }),
+    );
   });
 });
