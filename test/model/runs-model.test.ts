@@ -159,7 +159,7 @@ class Act implements Cmd {
       discard: flags.isDiscardable,
       cancel: flags.isCancelable,
       "force-cancel": flags.isForceCancelable,
-      "force-execute": run.status === "pending" && holderRun !== undefined && holder !== id && isDiscardable(real.state(), holderRun),
+      "force-execute": run.status === "pending" && needsWorkspace(run) && holderRun !== undefined && holder !== id && isDiscardable(real.state(), holderRun),
     };
     const operations = {
       apply: applyRun,
@@ -176,6 +176,9 @@ class Act implements Cmd {
       accepted = false;
     }
     expect(accepted, `${this.action} on ${run.status}`).toBe(expected[this.action]);
+    if (accepted && this.action === "force-execute") {
+      expect(real.state().workspaces[real.workspaceId]?.lockedBy, "the force-executed run takes the workspace").toBe(id);
+    }
     check(model, real);
   }
   toString(): string {

@@ -8,6 +8,7 @@ import {
   archiveConfigurationVersion,
   createConfigurationVersion,
   createDownloadLink,
+  createRunDownloadLink,
   ingressAttributesOf,
   listConfigurationVersions,
   readDownload,
@@ -16,8 +17,7 @@ import {
   visibleIngressAttributes,
 } from "../../simulator/runs/configuration-versions.js";
 import { notFound, RUNS } from "../../simulator/runs/errors.js";
-import { visibleRun } from "../../simulator/runs/runs.js";
-import type { RunsState } from "../../simulator/runs/state.js";
+import type { DownloadLink, RunsState } from "../../simulator/runs/state.js";
 import type { OperationContext } from "../../simulator/kernel/simulator.js";
 import { readAs, updateAs, type Authenticated } from "./context.js";
 import { document, includes, noContent, pageRequest, paginate, uniqueResources } from "./json-api.js";
@@ -30,7 +30,11 @@ import {
   serializeUser,
 } from "./serializers.js";
 
-/** Path of upload and download URLs under the archive base. */
+/**
+ * Path of upload and download URLs under the archive base.
+ * @example
+ * `${archiveBase}${ARCHIVE_OBJECT_PATH}/<token>` // an upload-url or a download Location
+ */
 export const ARCHIVE_OBJECT_PATH = "/v1/object";
 
 function archiveUrl(ctx: RouteContext, token: string): string {
@@ -38,12 +42,16 @@ function archiveUrl(ctx: RouteContext, token: string): string {
   return `${base.replace(/\/+$/, "")}${ARCHIVE_OBJECT_PATH}/${token}`;
 }
 
-function redirectToDownload(ctx: RouteContext, configurationVersionId: (a: Authenticated<OperationContext<RunsState>>) => string): SimResponse {
-  const token = updateAs(ctx, "download configuration files", (a) => createDownloadLink(a.sim, a.caller, configurationVersionId(a)).token);
+function redirectToDownload(ctx: RouteContext, link: (a: Authenticated<OperationContext<RunsState>>) => DownloadLink): SimResponse {
+  const token = updateAs(ctx, "download configuration files", (a) => link(a).token);
   return { status: 302, headers: { location: archiveUrl(ctx, token) } };
 }
 
-/** The configuration version routes. */
+/**
+ * The configuration version routes.
+ * @example
+ * const service = { ...runsHttp, routes: [...configurationVersionRoutes] };
+ */
 export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "GET",
@@ -126,13 +134,12 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/configuration-versions/:id/download",
-    handler: (ctx) => redirectToDownload(ctx, () => ctx.params.id ?? ""),
+    handler: (ctx) => redirectToDownload(ctx, ({ sim, caller }) => createDownloadLink(sim, caller, ctx.params.id ?? "")),
   },
   {
     method: "GET",
     path: "/runs/:run_id/configuration-version/download",
-    handler: (ctx) =>
-      redirectToDownload(ctx, ({ sim, caller }) => visibleRun(sim.state, caller, ctx.params.run_id ?? "", "download configuration files").configurationVersionId),
+    handler: (ctx) => redirectToDownload(ctx, ({ sim, caller }) => createRunDownloadLink(sim, caller, ctx.params.run_id ?? "")),
   },
   {
     method: "PUT",

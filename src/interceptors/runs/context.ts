@@ -23,6 +23,8 @@ export interface Authenticated<C> {
 /**
  * Authenticates and runs a read-only operation.
  * @throws {DomainError} `unauthenticated` (401) for a missing or unknown token, or what `fn` throws.
+ * @example
+ * readAs(ctx, "show run", ({ sim, caller, out }) => serializeRun(out, visibleRun(sim.state, caller, id, "show run"), { single: true }));
  */
 export function readAs<R>(ctx: RouteContext, operation: string, fn: (a: Authenticated<ReadContext<RunsState>>) => R): R {
   const secret = bearerToken(ctx.request);
@@ -37,6 +39,8 @@ export function readAs<R>(ctx: RouteContext, operation: string, fn: (a: Authenti
  * Authenticates and runs a state-changing operation, transactionally: if anything throws, nothing
  * the request did is kept.
  * @throws {DomainError} `unauthenticated` (401) for a missing or unknown token, or what `fn` throws.
+ * @example
+ * updateAs(ctx, "apply run", ({ sim, caller }) => applyRun(sim, caller, runId, null)); // rolled back if it throws
  */
 export function updateAs<R>(ctx: RouteContext, operation: string, fn: (a: Authenticated<OperationContext<RunsState>>) => R): R {
   const secret = bearerToken(ctx.request);

@@ -21,6 +21,8 @@ import { serializeEngineVersion } from "./serializers.js";
 /**
  * Parses an engine version body.
  * @throws {DomainError} `invalid` (422 with a pointer) for a malformed body or a wrong type.
+ * @example
+ * parseEngineVersion(ctx, "update engine version") // { enabled: false } from {"data":{"type":"engine-versions","attributes":{"enabled":false}}}
  */
 export function parseEngineVersion(ctx: RouteContext, operation: string): EngineVersionInput {
   const a = readData(jsonBody(ctx.request, operation), "engine-versions", operation).attributes;
@@ -37,7 +39,11 @@ export function parseEngineVersion(ctx: RouteContext, operation: string): Engine
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as EngineVersionInput;
 }
 
-/** The engine version routes. */
+/**
+ * The engine version routes.
+ * @example
+ * const service = { ...runsHttp, routes: [...engineVersionRoutes] };
+ */
 export const engineVersionRoutes: readonly Route[] = [
   {
     method: "GET",

@@ -40,7 +40,11 @@ export interface ErrorObject {
   readonly source?: { readonly pointer: string };
 }
 
-/** A JSON:API error document response. */
+/**
+ * A JSON:API error document response.
+ * @example
+ * errorDocument(404, { title: "not found" }) // {"errors":[{"status":"404","title":"not found"}]}
+ */
 export function errorDocument(status: number, error: Omit<ErrorObject, "status">): SimResponse {
   return document(status, { errors: [{ status: String(status), ...error }] });
 }
@@ -49,6 +53,8 @@ export function errorDocument(status: number, error: Omit<ErrorObject, "status">
  * Renders any thrown error. A {@link DomainError} gets its status (explicit, or by code), the
  * title of that status, and for 409/422/400/403 its detail (and pointer); 404 and 401 carry no
  * detail, as the real service's.
+ * @example
+ * runsErrorResponse(conflict("apply run", "run-abc", "planning", "Run was not paused for confirmation; apply not allowed"), request) // 409
  */
 export function runsErrorResponse(error: unknown, _request: SimRequest): SimResponse {
   if (!isDomainError(error)) {
@@ -67,6 +73,8 @@ export function runsErrorResponse(error: unknown, _request: SimRequest): SimResp
 /**
  * Requests under the API base that match no route: 404 `not found`, as the real service. The
  * nearest routes go in an `x-infra-doubles-nearest` header (a debugging hint; the body stays faithful).
+ * @example
+ * runsNoRoute(request, ["GET /runs/:run_id"], false) // 404 not found, nearest routes in x-infra-doubles-nearest
  */
 export function runsNoRoute(_request: SimRequest, nearest: readonly string[], _methodMismatch: boolean): SimResponse {
   const response = errorDocument(404, { title: "not found" });

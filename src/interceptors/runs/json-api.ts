@@ -7,7 +7,11 @@ import type { RouteContext, SimResponse } from "../http.js";
 import { DomainError } from "../../simulator/kernel/errors.js";
 import { RUNS } from "../../simulator/runs/errors.js";
 
-/** The JSON:API media type, the service's content type. */
+/**
+ * The JSON:API media type, the service's content type.
+ * @example
+ * { "content-type": JSON_API } // "application/vnd.api+json"
+ */
 export const JSON_API = "application/vnd.api+json";
 
 /** A JSON:API resource object. */
@@ -19,12 +23,20 @@ export interface ResourceObject {
   readonly links?: Record<string, string>;
 }
 
-/** A JSON:API document response. */
+/**
+ * A JSON:API document response.
+ * @example
+ * document(201, { data: serializeRun(out, run, { single: true }) })
+ */
 export function document(status: number, body: Record<string, unknown>): SimResponse {
   return { status, headers: { "content-type": JSON_API }, body: JSON.stringify(body) };
 }
 
-/** A 202 or 204 response without a body. */
+/**
+ * A 202 or 204 response without a body.
+ * @example
+ * noContent(202) // the run actions' answer
+ */
 export function noContent(status: 202 | 204): SimResponse {
   return { status, headers: {} };
 }
@@ -32,15 +44,27 @@ export function noContent(status: 202 | 204): SimResponse {
 /** Builds resource links (`/api/v2/runs/run-...`): paths under the API base's path prefix. */
 export type LinkBuilder = (path: string) => string;
 
-/** The link builder of a request (the API base's path, e.g. `/api/v2`). */
+/**
+ * The link builder of a request (the API base's path, e.g. `/api/v2`).
+ * @example
+ * linksFor(ctx)("/runs/run-abc") // "/api/v2/runs/run-abc"
+ */
 export function linksFor(ctx: RouteContext): LinkBuilder {
   const prefix = new URL(ctx.mount.bases.api ?? "http://x/api/v2").pathname.replace(/\/+$/, "");
   return (path) => `${prefix}${path}`;
 }
 
-/** Default page size (spec: 20). */
+/**
+ * Default page size (spec: 20).
+ * @example
+ * pageRequest(new URLSearchParams()).size === DEFAULT_PAGE_SIZE // true
+ */
 export const DEFAULT_PAGE_SIZE = 20;
-/** Largest page size; larger values are clamped (FIDELITY.md: 100). */
+/**
+ * Largest page size; larger values are clamped (FIDELITY.md: 100).
+ * @example
+ * pageRequest(new URLSearchParams("page[size]=500")).size === MAX_PAGE_SIZE // true
+ */
 export const MAX_PAGE_SIZE = 100;
 
 /** A page request. */
@@ -52,6 +76,8 @@ export interface PageRequest {
 /**
  * Reads `page[number]` and `page[size]`: missing, non-numeric or below-one values take the
  * defaults (page 1, size 20); sizes above 100 are clamped to 100.
+ * @example
+ * pageRequest(new URLSearchParams("page%5Bnumber%5D=2&page%5Bsize%5D=500")) // { number: 2, size: 100 }
  */
 export function pageRequest(query: URLSearchParams): PageRequest {
   const number = positiveInt(query.get("page[number]")) ?? 1;
@@ -75,6 +101,8 @@ export interface Page<T> {
 /**
  * Cuts `all` into the requested page.
  * @param url - the request URL; links keep its other query parameters (filters, searches).
+ * @example
+ * paginate(runs, { number: 2, size: 20 }, request.url).meta.pagination["prev-page"] // 1
  */
 export function paginate<T>(all: readonly T[], request: PageRequest, url: URL): Page<T> {
   const totalCount = all.length;
@@ -115,6 +143,8 @@ export function paginate<T>(all: readonly T[], request: PageRequest, url: URL): 
 /**
  * Reads the `include` parameter: comma-separated paths, `-` read as `_`.
  * @throws {DomainError} `malformed` (400 `invalid include parameter`) for a path not in `allowed`.
+ * @example
+ * includes(new URLSearchParams("include=plan,configuration-version"), RUN_INCLUDES) // Set { "plan", "configuration_version" }
  */
 export function includes(query: URLSearchParams, allowed: readonly string[]): Set<string> {
   const raw = query.get("include");
@@ -138,7 +168,11 @@ export function includes(query: URLSearchParams, allowed: readonly string[]): Se
   return out;
 }
 
-/** A comma-separated filter value as a list (`filter[status]=planned,applied`), or undefined when absent. */
+/**
+ * A comma-separated filter value as a list (`filter[status]=planned,applied`), or undefined when absent.
+ * @example
+ * commaList(new URLSearchParams("filter[status]=planned,applied"), "filter[status]") // ["planned", "applied"]
+ */
 export function commaList(query: URLSearchParams, name: string): string[] | undefined {
   const raw = query.get(name);
   if (raw === null) return undefined;
@@ -148,7 +182,11 @@ export function commaList(query: URLSearchParams, name: string): string[] | unde
     .filter((s) => s !== "");
 }
 
-/** Keeps the first resource of each `type`/`id` pair (for `included`). */
+/**
+ * Keeps the first resource of each `type`/`id` pair (for `included`).
+ * @example
+ * uniqueResources([planA, planA, applyA]) // [planA, applyA]
+ */
 export function uniqueResources(resources: readonly ResourceObject[]): ResourceObject[] {
   const seen = new Set<string>();
   const out: ResourceObject[] = [];

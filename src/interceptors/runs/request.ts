@@ -8,7 +8,11 @@ import { bodyText, type SimRequest } from "../http.js";
 import { invalidAttribute } from "../../simulator/runs/errors.js";
 import type { RunVariable } from "../../simulator/runs/state.js";
 
-/** The bearer value of `Authorization: Bearer <token>` (scheme case-insensitive), or undefined. */
+/**
+ * The bearer value of `Authorization: Bearer <token>` (scheme case-insensitive), or undefined.
+ * @example
+ * bearerToken(request) // "abc.atlasv1.def" for "Authorization: Bearer abc.atlasv1.def"
+ */
 export function bearerToken(request: SimRequest): string | undefined {
   const header = request.headers.authorization;
   if (header === undefined) return undefined;
@@ -19,6 +23,8 @@ export function bearerToken(request: SimRequest): string | undefined {
 /**
  * The JSON body, or undefined when there is none (empty or only whitespace).
  * @throws {DomainError} `invalid` (422, pointer `pointer`, default `""`: the whole document) when it is not valid JSON.
+ * @example
+ * jsonBody(request, "create run") // the parsed body, or undefined when empty
  */
 export function jsonBody(request: SimRequest, operation: string, pointer = ""): unknown {
   const text = bodyText(request);
@@ -45,6 +51,8 @@ export interface RequestData {
  * @param options.optional - an absent body, or one without `data`, reads as empty `data` (create configuration version).
  * @throws {DomainError} `invalid` (422) when `data` is missing or not an object, `data.type` is not
  *   `type`, or `attributes`/`relationships` are not objects.
+ * @example
+ * readData(jsonBody(request, "create run"), "runs", "create run").attributes.boolean("is-destroy")
  */
 export function readData(body: unknown, type: string, operation: string, options: { optional?: boolean } = {}): RequestData {
   const empty = body === undefined || (isObject(body) && body.data === undefined);
@@ -67,6 +75,8 @@ export function readData(body: unknown, type: string, operation: string, options
 /**
  * The id of a to-one relationship (`data.relationships.<name>.data.id`), or undefined when absent.
  * @throws {DomainError} `invalid` (422) when present with the wrong shape or `type`.
+ * @example
+ * relationshipId(data.relationships, "workspace", "workspaces", "create run") // "ws-abc"
  */
 export function relationshipId(relationships: Record<string, unknown>, name: string, type: string, operation: string): string | undefined {
   const base = `/data/relationships/${name}`;
@@ -79,7 +89,11 @@ export function relationshipId(relationships: Record<string, unknown>, name: str
   return data.id;
 }
 
-/** Typed, pointer-aware reads of `data.attributes`. */
+/**
+ * Typed, pointer-aware reads of `data.attributes`.
+ * @example
+ * new AttributeReader("create run", { "is-destroy": true }).boolean("is-destroy") // true
+ */
 export class AttributeReader {
   constructor(
     private readonly operation: string,
@@ -150,6 +164,8 @@ export class AttributeReader {
 /**
  * The optional `{comment: string}` body of a run action.
  * @throws {DomainError} `invalid` (422) when the body is not a JSON object or `comment` not a string or null.
+ * @example
+ * actionComment(request, "apply run") // "Looks good" for {"comment":"Looks good"}, null without a body
  */
 export function actionComment(request: SimRequest, operation: string): string | null {
   const body = jsonBody(request, operation);

@@ -19,6 +19,8 @@ import { RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, seria
  * Parses the create-run body into {@link CreateRunInput}.
  * @throws {DomainError} `invalid` (422 with a pointer) for a malformed body, a wrong type, or a
  *   missing workspace relationship.
+ * @example
+ * parseCreateRun(ctx) // { workspaceId: "ws-abc", isDestroy: true, ... }
  */
 export function parseCreateRun(ctx: RouteContext): CreateRunInput {
   const operation = "create run";
@@ -63,7 +65,11 @@ function actionRoute(action: string, fn: ActionFn, withComment = true): Route {
   };
 }
 
-/** The run routes. */
+/**
+ * The run routes.
+ * @example
+ * const service = { ...runsHttp, routes: [...runRoutes] };
+ */
 export const runRoutes: readonly Route[] = [
   {
     method: "POST",

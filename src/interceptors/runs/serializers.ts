@@ -39,7 +39,11 @@ function timestamps(values: Readonly<Partial<Record<string, number>>>, key: (sta
 
 const dashed = (state: string): string => `${state.replace(/_/g, "-")}-at`;
 
-/** A run's `status-timestamps`: `plan-queueable-at` for `pending`, `<state-with-dashes>-at` otherwise. */
+/**
+ * A run's `status-timestamps`: `plan-queueable-at` for `pending`, `<state-with-dashes>-at` otherwise.
+ * @example
+ * runStatusTimestamps(run) // { "plan-queueable-at": "2024-01-01T00:00:00+00:00", "planning-at": ... }
+ */
 export function runStatusTimestamps(run: Run): Record<string, string> {
   return timestamps(run.statusTimestamps, (state) => (state === "pending" ? "plan-queueable-at" : dashed(state)));
 }
@@ -48,6 +52,8 @@ const ref = (type: string, id: string): { type: string; id: string } => ({ type,
 
 /**
  * A `runs` resource. `single` adds the `task-stages` relationship (the single-run response).
+ * @example
+ * serializeRun(out, run, { single: true }).attributes.actions // { "is-cancelable": false, ... }
  */
 export function serializeRun(ctx: SerializeContext, run: Run, options: { single: boolean }): ResourceObject {
   const actions = runActions(ctx.state as RunsState, run, ctx.now);
@@ -107,7 +113,11 @@ export function serializeRun(ctx: SerializeContext, run: Run, options: { single:
   return { id: run.id, type: "runs", attributes, relationships, links: { self: ctx.link(`/runs/${run.id}`) } };
 }
 
-/** A `configuration-versions` resource; `uploadUrl` only in the create response. */
+/**
+ * A `configuration-versions` resource; `uploadUrl` only in the create response.
+ * @example
+ * serializeConfigurationVersion(out, version, uploadUrl) // upload-url only in the create response
+ */
 export function serializeConfigurationVersion(ctx: SerializeContext, version: ConfigurationVersion, uploadUrl?: string): ResourceObject {
   const attributes: Record<string, unknown> = {
     "auto-queue-runs": version.autoQueueRuns,
@@ -137,7 +147,11 @@ export function serializeConfigurationVersion(ctx: SerializeContext, version: Co
   };
 }
 
-/** An `ingress-attributes` resource. */
+/**
+ * An `ingress-attributes` resource.
+ * @example
+ * serializeIngressAttributes(out, ingress).attributes["commit-sha"]
+ */
 export function serializeIngressAttributes(ctx: SerializeContext, ingress: IngressAttributes): ResourceObject {
   return {
     id: ingress.id,
@@ -171,7 +185,11 @@ export function serializeIngressAttributes(ctx: SerializeContext, ingress: Ingre
   };
 }
 
-/** A `plans` or `applies` resource. */
+/**
+ * A `plans` or `applies` resource.
+ * @example
+ * serializePhase(out, plan, "plans").attributes["resource-additions"] // 2
+ */
 export function serializePhase(ctx: SerializeContext, phase: Phase, type: "plans" | "applies"): ResourceObject {
   const attributes: Record<string, unknown> = {
     "execution-details": { mode: "remote" },
@@ -192,7 +210,11 @@ export function serializePhase(ctx: SerializeContext, phase: Phase, type: "plans
   };
 }
 
-/** A `cost-estimates` resource. */
+/**
+ * A `cost-estimates` resource.
+ * @example
+ * serializeCostEstimate(out, estimate).attributes["delta-monthly-cost"] // "18.25"
+ */
 export function serializeCostEstimate(ctx: SerializeContext, estimate: CostEstimate): ResourceObject {
   return {
     id: estimate.id,
@@ -212,7 +234,11 @@ export function serializeCostEstimate(ctx: SerializeContext, estimate: CostEstim
   };
 }
 
-/** A `users` resource (no e-mail: other users' addresses are private). */
+/**
+ * A `users` resource (no e-mail: other users' addresses are private).
+ * @example
+ * serializeUser(out, user).attributes.username // "alice"
+ */
 export function serializeUser(ctx: SerializeContext, user: User): ResourceObject {
   return {
     id: user.id,
@@ -228,7 +254,11 @@ export function serializeUser(ctx: SerializeContext, user: User): ResourceObject
   };
 }
 
-/** An `engine-versions` resource. */
+/**
+ * An `engine-versions` resource.
+ * @example
+ * serializeEngineVersion(out, version).attributes.usage // workspaces using it
+ */
 export function serializeEngineVersion(ctx: SerializeContext, version: EngineVersion): ResourceObject {
   return {
     id: version.id,
@@ -249,7 +279,11 @@ export function serializeEngineVersion(ctx: SerializeContext, version: EngineVer
   };
 }
 
-/** The `include` values of run endpoints (spec). */
+/**
+ * The `include` values of run endpoints (spec).
+ * @example
+ * includes(ctx.query, RUN_INCLUDES)
+ */
 export const RUN_INCLUDES: readonly string[] = Object.freeze([
   "plan",
   "apply",
@@ -259,10 +293,18 @@ export const RUN_INCLUDES: readonly string[] = Object.freeze([
   "configuration_version.ingress_attributes",
 ]);
 
-/** The `include` values of configuration version endpoints (spec). */
+/**
+ * The `include` values of configuration version endpoints (spec).
+ * @example
+ * includes(ctx.query, CONFIGURATION_VERSION_INCLUDES)
+ */
 export const CONFIGURATION_VERSION_INCLUDES: readonly string[] = Object.freeze(["ingress_attributes", "run"]);
 
-/** Resources a run includes for `include` (a nested path includes its parent too). */
+/**
+ * Resources a run includes for `include` (a nested path includes its parent too).
+ * @example
+ * runIncluded(out, run, new Set(["plan", "created_by"])) // [plan, user]
+ */
 export function runIncluded(ctx: SerializeContext, run: Run, include: ReadonlySet<string>): ResourceObject[] {
   const out: ResourceObject[] = [];
   const state = ctx.state;
@@ -284,7 +326,11 @@ export function runIncluded(ctx: SerializeContext, run: Run, include: ReadonlySe
   return out;
 }
 
-/** Resources a configuration version includes: its ingress attributes, and its newest run. */
+/**
+ * Resources a configuration version includes: its ingress attributes, and its newest run.
+ * @example
+ * configurationVersionIncluded(out, version, new Set(["ingress_attributes"])) // [ingress attributes] for VCS versions
+ */
 export function configurationVersionIncluded(ctx: SerializeContext, version: ConfigurationVersion, include: ReadonlySet<string>): ResourceObject[] {
   const out: ResourceObject[] = [];
   const ingress = version.ingressAttributesId === null ? undefined : ctx.state.ingressAttributes[version.ingressAttributesId];

@@ -5,7 +5,7 @@
  * | Route | Body | Answer |
  * | --- | --- | --- |
  * | `POST /_sim/runs/organizations` | `{"name": "acme"}` | `{"name"}` |
- * | `POST /_sim/runs/workspaces` | `{"organization", "name"?, "autoApply"?, "vcsRepo"?: {"identifier", "branch"?, "provider"?}}` | `{"id", "name", "organization"}` |
+ * | `POST /_sim/runs/workspaces` | `{"organization", "name"?, "autoApply"?, "vcsRepo"?: {"identifier", "branch"?, "provider"?, "htmlUrl"?}}` | `{"id", "name", "organization"}` |
  * | `POST /_sim/runs/users` | `{"username"?, "siteAdmin"?, "permissions"?: {"ws-...": "admin"}}` | `{"id", "username", "token"}` |
  * | `POST /_sim/runs/outcomes` | an outcome script plus `"workspaceId"`, `"runId"` or `"next": true` (with a workspace) | `{"ok": true}` |
  * | `POST /_sim/runs/cool-off` | `{"duration": "30s"}` | `{"ok": true}` |
@@ -51,6 +51,18 @@ function levels(value: unknown, name: string): Record<string, PermissionLevel> |
   return value as Record<string, PermissionLevel>;
 }
 
+function vcsRepo(repo: Json): { identifier: string; branch?: string; provider?: string; htmlUrl?: string } {
+  const branch = str(repo.branch, "vcsRepo.branch");
+  const provider = str(repo.provider, "vcsRepo.provider");
+  const htmlUrl = str(repo.htmlUrl, "vcsRepo.htmlUrl");
+  return {
+    identifier: str(repo.identifier, "vcsRepo.identifier", false) ?? "",
+    ...(branch !== undefined ? { branch } : {}),
+    ...(provider !== undefined ? { provider } : {}),
+    ...(htmlUrl !== undefined ? { htmlUrl } : {}),
+  };
+}
+
 /**
  * Builds the control routes over the scenario controls.
  * @example
@@ -73,13 +85,16 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
       handler: ({ request }) => {
         const b = body(bodyText(request));
         const organization = str(b.organization, "organization", false) ?? "";
-        const repo = b.vcsRepo as Json | undefined;
+        const repo = b.vcsRepo;
+        if (repo !== undefined && (repo === null || typeof repo !== "object" || Array.isArray(repo))) {
+          throw new UsageError('runs: "vcsRepo" must be an object like {"identifier": "owner/repo"}');
+        }
         const name = str(b.name, "name");
         const autoApply = bool(b.autoApply, "autoApply");
         const workspace = controls.addWorkspace(organization, {
           ...(name !== undefined ? { name } : {}),
           ...(autoApply !== undefined ? { autoApply } : {}),
-          ...(repo !== undefined ? { vcsRepo: { identifier: str(repo.identifier, "vcsRepo.identifier", false) ?? "", ...(repo.branch ? { branch: String(repo.branch) } : {}), ...(repo.provider ? { provider: String(repo.provider) } : {}) } } : {}),
+          ...(repo !== undefined ? { vcsRepo: vcsRepo(repo as Json) } : {}),
         });
         return json(201, workspace);
       },

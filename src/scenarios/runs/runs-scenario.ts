@@ -140,7 +140,7 @@ export interface CommitOptions {
 /** A run as readers return it: a copy of the simulator's record plus derived facts. */
 export interface RunView extends Omit<Run, "outcome"> {
   readonly operation: RunOperation;
-  /** Paused waiting for confirmation (apply) or a policy override. */
+  /** Paused for confirmation: apply (overriding a soft-failed policy) and discard are accepted now. */
   readonly paused: boolean;
   readonly actions: ReturnType<typeof runActions>;
   readonly outcome: Run["outcome"];
@@ -192,17 +192,23 @@ export class RunsScenario {
   // ---- fixtures -------------------------------------------------------------------------------
 
   /**
-   * Creates an organization.
-   * @returns its name (organizations are named by their name).
-   * @throws {UsageError} for a taken or invalid name.
+   * Creates an organization (the spec's paths name organizations by name).
+   * @returns its name.
+   * @throws {UsageError} for a taken name or one with characters other than letters, digits, `-` and `_`.
+   * @example
+   * const org = runs.addOrganization("acme"); // "acme"
    */
   addOrganization(name = "acme", options: { email?: string } = {}): string {
     return this.update((ctx) => createOrganization(ctx, { name, ...options }).name);
   }
 
   /**
-   * Creates a workspace in `organization`.
-   * @throws {UsageError} for an unknown organization, a taken name or an unknown engine version.
+   * Creates a workspace (`ws-...`) in `organization`: auto-apply off, the newest official engine
+   * version, no VCS repository unless `vcsRepo` is given.
+   * @throws {UsageError} for an unknown organization, a taken name, an unknown engine version or a
+   *   repository web address that is not a URL.
+   * @example
+   * const ws = runs.addWorkspace("acme", { name: "prod", autoApply: true, vcsRepo: { identifier: "acme/infra" } });
    */
   addWorkspace(organization: string, options: WorkspaceOptions = {}): WorkspaceRef {
     const outcome = options.outcome === undefined ? undefined : toOverride(options.outcome);
@@ -219,14 +225,25 @@ export class RunsScenario {
     });
   }
 
-  /** Changes a workspace's auto-apply setting. @throws {UsageError} for an unknown workspace. */
+  /**
+   * Changes a workspace's auto-apply setting (the default `auto-apply` of its future runs; spec "Apply rules").
+   * @throws {UsageError} for an unknown workspace.
+   * @example
+   * runs.setAutoApply(ws.id, true);
+   */
   setAutoApply(workspaceId: string, autoApply: boolean): void {
     this.update((ctx) => {
       workspaceOf(ctx.state, workspaceId).autoApply = autoApply;
     });
   }
 
-  /** Creates a user. @throws {UsageError} for a taken username or unknown references. */
+  /**
+   * Creates a user (`user-...`) with per-workspace and organization-wide permission levels
+   * (`read` < `plan` < `write` < `admin`; spec "Authentication").
+   * @throws {UsageError} for a taken username, an unknown organization or workspace, or a bad level.
+   * @example
+   * const alice = runs.addUser({ username: "alice", permissions: { [ws.id]: "write" } });
+   */
   addUser(options: UserOptions = {}): UserRef {
     return this.update((ctx) => {
       const input: UserInput = {
@@ -241,7 +258,12 @@ export class RunsScenario {
     });
   }
 
-  /** Creates a team in `organization`. @throws {UsageError} for unknown references. */
+  /**
+   * Creates a team (`team-...`) of `organization`; team tokens act with its levels, and its members get them too.
+   * @throws {UsageError} for an unknown organization or member, or a bad level.
+   * @example
+   * const ops = runs.addTeam("acme", { members: [alice.id], permissions: { [ws.id]: "admin" } });
+   */
   addTeam(organization: string, options: TeamOptions = {}): TeamRef {
     return this.update((ctx) => {
       const team = createTeam(ctx, {
@@ -256,27 +278,47 @@ export class RunsScenario {
   }
 
   /**
-   * Grants a user or team a level on a workspace: `read` (read runs), `plan` (queue plans),
-   * `write` (apply runs), `admin`.
-   * @throws {UsageError} for unknown references.
+   * Grants a user or team a level on a workspace, replacing an earlier grant: `read` (read runs),
+   * `plan` (queue plans), `write` (apply runs), `admin` (workspace admin: force-cancel).
+   * @throws {UsageError} for an unknown user, team or workspace, or a team of another organization.
+   * @example
+   * runs.grant(alice.id, ws.id, "admin");
    */
   grant(principalId: string, workspaceId: string, level: PermissionLevel): void {
     this.update((ctx) => grant(ctx, principalId, workspaceId, level));
   }
 
-  /** Issues a user token. @param options.token - a fixed bearer value. @returns the bearer value. */
+  /**
+   * Issues a user token.
+   * @param options.token - a fixed bearer value (default: generated, `<14>.atlasv1.<67>`).
+   * @returns the bearer value.
+   * @throws {UsageError} for an unknown user or a bearer value already issued.
+   * @example
+   * const token = runs.issueUserToken(alice.id); // Authorization: Bearer <token>
+   */
   issueUserToken(userId: string, options: { token?: string } = {}): string {
     return this.update((ctx) => createToken(ctx, { kind: "user", owner: userId, ...(options.token ? { secret: options.token } : {}) }).secret);
   }
 
-  /** Issues a team token (acts with the team's permissions). @returns the bearer value. */
+  /**
+   * Issues a team token; it acts with the team's permission levels (as the team's service account).
+   * @returns the bearer value.
+   * @throws {UsageError} for an unknown team or a bearer value already issued.
+   * @example
+   * const teamToken = runs.issueTeamToken(ops.id);
+   */
   issueTeamToken(teamId: string, options: { token?: string } = {}): string {
     return this.update((ctx) => createToken(ctx, { kind: "team", owner: teamId, ...(options.token ? { secret: options.token } : {}) }).secret);
   }
 
   /**
-   * Issues an organization token: it sees the organization's workspaces but may not create
-   * configuration versions or runs nor take run actions. @returns the bearer value.
+   * Issues an organization token: it reads every workspace of the organization but may not create
+   * configuration versions or runs, nor apply, discard, cancel, force-cancel or force-execute
+   * (spec "Authentication"; the service answers 404).
+   * @returns the bearer value.
+   * @throws {UsageError} for an unknown organization or a bearer value already issued.
+   * @example
+   * const orgToken = runs.issueOrganizationToken("acme");
    */
   issueOrganizationToken(organization: string, options: { token?: string } = {}): string {
     return this.update(
@@ -284,7 +326,14 @@ export class RunsScenario {
     );
   }
 
-  /** Creates a site administrator and issues their user token (the admin API needs it). @returns the bearer value. */
+  /**
+   * Creates a site administrator and issues their user token (the engine versions admin API answers
+   * 404 to everyone else). A site administrator gets no workspace access.
+   * @returns the bearer value.
+   * @throws {UsageError} for a taken username or a bearer value already issued.
+   * @example
+   * const adminToken = runs.issueSiteAdminToken({ username: "root" });
+   */
   issueSiteAdminToken(options: { username?: string; token?: string } = {}): string {
     return this.update((ctx) => {
       const user = createUser(ctx, { siteAdmin: true, ...(options.username !== undefined ? { username: options.username } : {}) });
@@ -294,7 +343,12 @@ export class RunsScenario {
 
   // ---- outcomes and progression --------------------------------------------------------------
 
-  /** Sets outcome defaults of every run created from now on (simulator-wide). */
+  /**
+   * Sets outcome defaults of every run created from now on (simulator-wide); fields left out keep their value.
+   * @throws {UsageError} for an unknown value, a bad duration or resource count.
+   * @example
+   * runs.setOutcome({ apply: "errors", durations: { plan: "5s" } });
+   */
   setOutcome(script: OutcomeScript): void {
     const override = toOverride(script);
     this.update((ctx) => {
@@ -302,7 +356,12 @@ export class RunsScenario {
     });
   }
 
-  /** Sets outcome defaults of the workspace's runs created from now on. @throws {UsageError} for an unknown workspace. */
+  /**
+   * Sets outcome defaults of the workspace's runs created from now on (over the simulator's).
+   * @throws {UsageError} for an unknown workspace or a bad script.
+   * @example
+   * runs.setWorkspaceOutcome(ws.id, { costEstimation: true, policyCheck: "passes" });
+   */
   setWorkspaceOutcome(workspaceId: string, script: OutcomeScript): void {
     const override = toOverride(script);
     this.update((ctx) => {
@@ -314,7 +373,9 @@ export class RunsScenario {
   /**
    * Scripts the next run created on the workspace (calls queue up: the first script goes to the
    * next run, the second to the one after, ...). Works before the run exists.
-   * @throws {UsageError} for an unknown workspace.
+   * @throws {UsageError} for an unknown workspace or a bad script.
+   * @example
+   * runs.nextRun(ws.id, { plan: "no-changes" }); // the next run ends planned_and_finished
    */
   nextRun(workspaceId: string, script: OutcomeScript): void {
     const override = toOverride(script);
@@ -326,7 +387,9 @@ export class RunsScenario {
   /**
    * Changes an existing run's outcome; phases already done keep their results. Changing the
    * progression or a duration re-plans the next move from now.
-   * @throws {UsageError} for an unknown run.
+   * @throws {UsageError} for an unknown run or a bad script.
+   * @example
+   * runs.setRunOutcome(runId, { interrupt: "ignored" }); // a cancel will need force-cancel
    */
   setRunOutcome(runId: string, script: OutcomeScript): void {
     const override = toOverride(script);
@@ -343,6 +406,9 @@ export class RunsScenario {
    * - `timed`: phases take their durations on the simulator clock (`doubles.advance("10m")` finishes any run);
    * - `manual`: a run moves one step per {@link RunsScenario.step};
    * - `immediate`: a run goes as far as it can at once.
+   * @throws {UsageError} for an unknown mode, workspace or run.
+   * @example
+   * runs.setProgression("manual", { workspaceId: ws.id });
    */
   setProgression(mode: ProgressionMode, target: { workspaceId?: string; runId?: string } = {}): void {
     if (!["timed", "manual", "immediate"].includes(mode)) throw new UsageError(`runs: unknown progression mode "${String(mode)}"`);
@@ -351,14 +417,26 @@ export class RunsScenario {
     else this.setOutcome({ progression: mode });
   }
 
-  /** Sets phase durations (ms or duration strings), simulator-wide or for a workspace or run. */
+  /**
+   * Sets phase durations (ms, or duration strings like `"30s"`), simulator-wide or for a workspace or run.
+   * @throws {UsageError} for a bad or negative duration, or an unknown workspace or run.
+   * @example
+   * runs.setDurations({ plan: "2m", apply: 300_000 });
+   */
   setDurations(durations: Partial<Record<PhaseName, Duration>>, target: { workspaceId?: string; runId?: string } = {}): void {
     if (target.runId !== undefined) this.setRunOutcome(target.runId, { durations });
     else if (target.workspaceId !== undefined) this.setWorkspaceOutcome(target.workspaceId, { durations });
     else this.setOutcome({ durations });
   }
 
-  /** Sets the force-cancel cool-off (default 10 s) for cancels from now on. */
+  /**
+   * Sets the force-cancel cool-off (default 10 s) for cancels from now on: `force_cancel_available_at`
+   * is the cancel time plus this (spec "Force-cancel rules").
+   * @param duration - ms, or a duration string.
+   * @throws {UsageError} for a bad or negative duration.
+   * @example
+   * runs.setCoolOff("30s");
+   */
   setCoolOff(duration: Duration): void {
     const ms = toMs(duration, "cool-off");
     this.update((ctx) => {
@@ -367,8 +445,11 @@ export class RunsScenario {
   }
 
   /**
-   * Whether uploads (and VCS fetches) are processed: simulator-wide, or one-shot for the next
-   * upload on a workspace (calls queue up).
+   * Whether uploads (and VCS fetches) are processed (`succeeds`: `uploaded`) or not (`errors`:
+   * `errored`): simulator-wide, or one-shot for the next upload on a workspace (calls queue up).
+   * @throws {UsageError} for an unknown outcome or workspace.
+   * @example
+   * runs.setUploadOutcome("errors", { workspaceId: ws.id }); // the next upload ends errored
    */
   setUploadOutcome(outcome: UploadOutcome, target: { workspaceId?: string } = {}): void {
     if (outcome !== "succeeds" && outcome !== "errors") throw new UsageError(`runs: unknown upload outcome "${String(outcome)}"`);
@@ -382,11 +463,14 @@ export class RunsScenario {
 
   /**
    * A commit reaches the workspace's VCS repository: a configuration version (`fetching`, with
-   * ingress attributes) that becomes `uploaded` after the fetch and queues a run
-   * (`svc-configuration-version`; plan-only for a pull request).
-   * @throws {UsageError} for an unknown workspace or one without a VCS repository.
+   * ingress attributes) that becomes `uploaded` after the fetch (`durations.vcsFetch`, default 5 s)
+   * and queues a run (`svc-configuration-version`; plan-only for a pull request).
+   * @throws {UsageError} for an unknown workspace, one without a VCS repository, or options of the wrong shape.
+   * @example
+   * const { configurationVersionId } = runs.pushCommit(ws.id, { message: "Add bucket", senderUsername: "octocat" });
    */
   pushCommit(workspaceId: string, commit: CommitOptions = {}): CommitResult {
+    checkCommit(commit);
     const archive = commit.files instanceof Uint8Array ? commit.files : configurationArchive(commit.files);
     return this.update((ctx) => {
       const version = pushCommit(ctx, {
@@ -409,6 +493,8 @@ export class RunsScenario {
    * to give a workspace configuration before the code under test queues runs.
    * @returns the version id and the id of the run the upload queued (unless `autoQueueRuns` is false).
    * @throws {UsageError} for an unknown user or workspace, or a user who may not queue plans there.
+   * @example
+   * const { configurationVersionId } = runs.uploadConfiguration(ws.id, { as: alice.id, autoQueueRuns: false });
    */
   uploadConfiguration(
     workspaceId: string,
@@ -428,10 +514,12 @@ export class RunsScenario {
   }
 
   /**
-   * Queues a run as `userId` would (for runs "from the UI" use `source: "svc-ui"`), with the
+   * Queues a run as `as` (a user id) would (for runs "from the UI" use `source: "svc-ui"`), with the
    * same rules as `POST /runs`.
    * @returns the run id.
    * @throws {UsageError} when the API would refuse the run (the message says why).
+   * @example
+   * const runId = runs.queueRun(ws.id, { as: alice.id, source: "svc-ui", isDestroy: true });
    */
   queueRun(workspaceId: string, input: Omit<CreateRunInput, "workspaceId"> & { readonly as: string }): string {
     const { as, ...rest } = input;
@@ -443,6 +531,8 @@ export class RunsScenario {
    * VCS-created configuration version (`cv-...`).
    * @returns the new status.
    * @throws {UsageError} when the run waits for a user action or the workspace, or is final.
+   * @example
+   * runs.step(runId); // "pending" -> "fetching"
    */
   step(id: string): RunStatus | ConfigurationVersion["status"] {
     if (id.startsWith("cv-")) return this.update((ctx) => completeFetch(ctx, id).status);
@@ -452,6 +542,9 @@ export class RunsScenario {
   /**
    * Steps a run until it pauses, waits or completes (at most `limit` steps).
    * @returns the final status.
+   * @throws {UsageError} for an unknown run.
+   * @example
+   * runs.stepUntilSettled(runId); // "planned" with the default outcome
    */
   stepUntilSettled(runId: string, limit = 50): RunStatus {
     let status = this.run(runId).status;
@@ -469,14 +562,22 @@ export class RunsScenario {
   // ---- readers --------------------------------------------------------------------------------
 
   /**
-   * A run (a copy), with its operation, whether it is paused, its `actions`, plan and apply.
+   * A run (a copy; times in ms since the epoch), with its operation, whether it is paused for
+   * confirmation, its `actions`, plan and apply.
    * @throws {UsageError} for an unknown run.
+   * @example
+   * expect(runs.run(runId).status).toBe("applied");
    */
   run(runId: string): RunView {
     return this.read((state, now) => viewOf(state, runOf(state, runId), now));
   }
 
-  /** The workspace's runs, newest first (plan-only included). */
+  /**
+   * The workspace's runs, newest first (plan-only included, unlike the API's list).
+   * @throws {UsageError} for an unknown workspace.
+   * @example
+   * const [latest] = runs.runsOf(ws.id);
+   */
   runsOf(workspaceId: string): RunView[] {
     return this.read((state, now) => {
       workspaceOf(state, workspaceId);
@@ -487,7 +588,12 @@ export class RunsScenario {
     });
   }
 
-  /** The workspace queue: the run holding the workspace and the runs waiting for it, oldest first. */
+  /**
+   * The workspace queue: the run holding the workspace and the runs waiting for it, oldest first.
+   * @throws {UsageError} for an unknown workspace.
+   * @example
+   * runs.workspaceQueue(ws.id) // { holder: "run-...", waiting: ["run-..."] }
+   */
   workspaceQueue(workspaceId: string): { readonly holder: string | null; readonly waiting: readonly string[] } {
     return this.read((state) => {
       const ws = workspaceOf(state, workspaceId);
@@ -499,12 +605,22 @@ export class RunsScenario {
     });
   }
 
-  /** A workspace (a copy): settings, lock holder, latest configuration version. */
+  /**
+   * A workspace (a copy): settings, lock holder, most recently used configuration version.
+   * @throws {UsageError} for an unknown workspace.
+   * @example
+   * runs.workspace(ws.id).latestConfigurationVersionId
+   */
   workspace(workspaceId: string): Workspace {
     return this.read((state) => structuredClone(workspaceOf(state, workspaceId)));
   }
 
-  /** A configuration version (a copy) with its ingress attributes and archive bytes. */
+  /**
+   * A configuration version (a copy) with its ingress attributes and archive bytes.
+   * @throws {UsageError} for an unknown version.
+   * @example
+   * runs.configurationVersion(cvId).status // "uploaded"
+   */
   configurationVersion(id: string): ConfigurationVersionView {
     return this.read((state, _now, blob) => {
       const version = state.configurationVersions[id];
@@ -519,7 +635,11 @@ export class RunsScenario {
     });
   }
 
-  /** Every engine version with its usage, newest first. */
+  /**
+   * Every engine version with its usage (count of workspaces using it), newest first.
+   * @example
+   * runs.engineVersions()[0]?.version // "1.9.8"
+   */
   engineVersions(): { readonly id: string; readonly version: string; readonly official: boolean; readonly enabled: boolean; readonly usage: number }[] {
     return this.read((state) =>
       Object.values(state.engineVersions)
@@ -595,6 +715,15 @@ export function toOverride(script: OutcomeScript): OutcomeOverride {
       throw new UsageError(`runs: outcome ${name} ${JSON.stringify(value)} is not one of ${allowed.join(", ")}`);
     }
   }
+  for (const name of ["costEstimation", "prePlanTasks", "postPlanTasks"] as const) {
+    if (rest[name] !== undefined && typeof rest[name] !== "boolean") throw new UsageError(`runs: outcome ${name} must be a boolean`);
+  }
+  if (resources !== undefined && resources !== null && (typeof resources !== "object" || Array.isArray(resources))) {
+    throw new UsageError("runs: outcome resources must be an object or null, like { add: 1, change: 0, destroy: 0 }");
+  }
+  if (durations !== undefined && (durations === null || typeof durations !== "object" || Array.isArray(durations))) {
+    throw new UsageError('runs: outcome durations must be an object of phase -> duration, like { plan: "30s" }');
+  }
   const out: Record<string, unknown> = { ...rest };
   if (resources !== undefined) {
     out.resources =
@@ -611,6 +740,26 @@ export function toOverride(script: OutcomeScript): OutcomeOverride {
     out.durations = parsed;
   }
   return out as OutcomeOverride;
+}
+
+/** Checks the shape of commit options (JSON callers of the control API bypass the types). */
+function checkCommit(commit: CommitOptions): void {
+  if (commit === null || typeof commit !== "object") throw new UsageError("runs: commit options must be an object");
+  for (const name of ["branch", "message", "sha", "senderUsername"] as const) {
+    if (commit[name] !== undefined && typeof commit[name] !== "string") throw new UsageError(`runs: commit ${name} must be a string`);
+  }
+  if (commit.tag !== undefined && commit.tag !== null && typeof commit.tag !== "string") throw new UsageError("runs: commit tag must be a string or null");
+  const pr: unknown = commit.pullRequest;
+  if (pr !== undefined && pr !== null) {
+    if (typeof pr !== "object" || Array.isArray(pr)) throw new UsageError("runs: commit pullRequest must be { number, title?, body? } or null");
+    const { number, title, body } = pr as Record<string, unknown>;
+    if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 1) throw new UsageError("runs: commit pullRequest.number must be a positive integer");
+    if (title !== undefined && typeof title !== "string") throw new UsageError("runs: commit pullRequest.title must be a string");
+    if (body !== undefined && typeof body !== "string") throw new UsageError("runs: commit pullRequest.body must be a string");
+  }
+  if (commit.fetch !== undefined && commit.fetch !== "succeeds" && commit.fetch !== "errors") {
+    throw new UsageError(`runs: commit fetch must be "succeeds" or "errors" (got ${JSON.stringify(commit.fetch)})`);
+  }
 }
 
 function count(value: number | undefined): number {

@@ -14,7 +14,7 @@ import { configurationVersionMachine } from "./configuration-version-machine.js"
 import { conflict, notFound } from "./errors.js";
 import { mergeOutcome } from "./outcomes.js";
 import { isFinalRunStatus } from "./run-machine.js";
-import { queueRun } from "./runs.js";
+import { queueRun, visibleRun } from "./runs.js";
 import {
   nextSeq,
   type ConfigurationVersion,
@@ -368,9 +368,29 @@ export function archiveConfigurationVersion(ctx: Ctx, caller: Caller, id: string
  * const { token, expiresAt } = createDownloadLink(ctx, caller, "cv-abc");
  */
 export function createDownloadLink(ctx: Ctx, caller: Caller, id: string): DownloadLink {
-  const operation = "download configuration files";
-  const version = visibleConfigurationVersion(ctx.state, caller, id, operation);
-  if (version.status !== "uploaded" || version.blobKey === null) throw notFound(operation, id);
+  return linkTo(ctx, visibleConfigurationVersion(ctx.state, caller, id, DOWNLOAD));
+}
+
+/**
+ * Creates a temporary download link of a run's configuration version (`GET
+ * /runs/:run_id/configuration-version/download`). Permission follows the run: whoever may read the
+ * run may download its configuration, even when the version belongs to another workspace.
+ * @throws {DomainError} `not_found` when the run is missing or invisible, or its version is not `uploaded`.
+ * @example
+ * const { token } = createRunDownloadLink(ctx, caller, "run-abc");
+ */
+export function createRunDownloadLink(ctx: Ctx, caller: Caller, runId: string): DownloadLink {
+  const run = visibleRun(ctx.state, caller, runId, DOWNLOAD);
+  const version = ctx.state.configurationVersions[run.configurationVersionId];
+  if (version === undefined) throw notFound(DOWNLOAD, runId);
+  return linkTo(ctx, version);
+}
+
+const DOWNLOAD = "download configuration files";
+
+function linkTo(ctx: Ctx, version: ConfigurationVersion): DownloadLink {
+  const id = version.id;
+  if (version.status !== "uploaded" || version.blobKey === null) throw notFound(DOWNLOAD, id);
   for (const [token, link] of Object.entries(ctx.state.downloadLinks)) {
     if (link.expiresAt <= ctx.now) delete ctx.state.downloadLinks[token];
   }

@@ -54,7 +54,8 @@ export interface WorkspaceInput {
 
 /**
  * Creates a workspace (id `ws-...`).
- * @throws {UsageError} for an unknown organization, a taken name or an unknown engine version.
+ * @throws {UsageError} for an unknown organization, a taken name, an unknown engine version or a
+ *   VCS repository whose web address is not a URL.
  * @example
  * const ws = createWorkspace(ctx, { organization: "acme", name: "prod", autoApply: true });
  */
@@ -71,6 +72,8 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
     throw new UsageError(`runs: unknown engine version "${engineVersion}"`);
   }
   const repo = input.vcsRepo;
+  const htmlUrl = repo ? (repo.htmlUrl ?? `https://${repo.provider ?? "github"}.com/${repo.identifier}`) : "";
+  if (repo && !URL.canParse(htmlUrl)) throw new UsageError(`runs: the VCS repository's web address ${JSON.stringify(htmlUrl)} is not a URL`);
   const workspace: Workspace = {
     id,
     name,
@@ -81,7 +84,7 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
           identifier: repo.identifier,
           branch: repo.branch ?? "main",
           provider: repo.provider ?? "github",
-          htmlUrl: repo.htmlUrl ?? `https://${repo.provider ?? "github"}.com/${repo.identifier}`,
+          htmlUrl,
         }
       : null,
     engineVersion,

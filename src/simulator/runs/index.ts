@@ -40,6 +40,7 @@ export {
   completeFetch,
   createConfigurationVersion,
   createDownloadLink,
+  createRunDownloadLink,
   ingressAttributesOf,
   isUsable,
   listConfigurationVersions,

@@ -128,12 +128,18 @@ export function nextAutomatic(state: RunsState, run: Run): RunEvent | undefined 
 }
 
 /**
- * Whether the run is paused waiting for a confirmation (apply) or a policy override.
+ * Whether the run is paused for confirmation: it sits in a pause state (`planned`,
+ * `post_plan_completed`, `cost_estimated`, `policy_checked`, `policy_override`, `planned_and_saved`)
+ * and its next step is a confirmation, by a user's apply or by auto-apply (spec: the apply and
+ * discard rows name `policy_checked` whatever the workspace's auto-apply setting, so a run waiting
+ * for its automatic confirmation can still be applied or discarded).
  * @example
- * isPaused(ctx.state, run) // true for a run waiting in "planned"
+ * isPaused(ctx.state, run) // true for a run waiting in "planned"; false while a cost estimate follows
  */
 export function isPaused(state: RunsState, run: Run): boolean {
-  return PAUSE_STATES.includes(run.status) && nextAutomatic(state, run) === undefined;
+  if (!PAUSE_STATES.includes(run.status)) return false;
+  const next = nextAutomatic(state, run);
+  return next === undefined || next === "confirm";
 }
 
 /**
@@ -436,7 +442,10 @@ function applied(ctx: Ctx, run: Run): void {
   const version = ctx.state.configurationVersions[run.configurationVersionId];
   if (!workspace || !version) return;
   const latest = workspace.latestConfigurationVersionId === null ? undefined : ctx.state.configurationVersions[workspace.latestConfigurationVersionId];
-  if (!version.provisional || latest === undefined || latest.seq <= version.seq) {
+  // Only a provisional version changes the default here (spec: it becomes current when its run is
+  // applied, unless a newer one exists); any other version became the default when it was created
+  // or used, and applying an older run must not bring it back.
+  if (version.provisional && (latest === undefined || latest.seq <= version.seq)) {
     workspace.latestConfigurationVersionId = version.id;
   }
   const current = workspace.currentConfigurationVersionId === null ? undefined : ctx.state.configurationVersions[workspace.currentConfigurationVersionId];

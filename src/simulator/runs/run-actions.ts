@@ -121,10 +121,12 @@ export function forceCancelRun(ctx: Ctx, caller: Caller, runId: string, note?: s
 }
 
 /**
- * Force-executes a pending run: every prior incomplete run of its workspace (the one holding it
- * included) is canceled, the workspace goes to the target run, which proceeds.
+ * Force-executes a pending run: every prior incomplete run of its workspace (the one holding it,
+ * earlier pending runs and earlier confirmed saved plans waiting for it) is canceled, and the
+ * workspace goes to the target run, which proceeds.
  * @throws {DomainError} `not_found` (404) when missing or the caller may not apply runs;
- *   403 when the run is not pending or its workspace is not locked by another run; `conflict`
+ *   403 when the run is not pending, does not wait for the workspace (plan-only, saved plan) or its
+ *   workspace is not locked by another run; `conflict`
  *   (409) when the run holding the workspace cannot be discarded.
  * @example
  * forceExecuteRun(ctx, caller, "run-abc"); // earlier runs canceled, run-abc takes the workspace
@@ -135,6 +137,9 @@ export function forceExecuteRun(ctx: Ctx, caller: Caller, runId: string): Run {
   const workspace = ctx.state.workspaces[run.workspaceId];
   if (workspace === undefined) throw forbidden(operation, run.id, run.status, "Run's workspace association was not found");
   if (run.status !== "pending") throw forbidden(operation, run.id, run.status, "Run is not pending; force-execute not allowed");
+  if (!needsWorkspace(run)) {
+    throw forbidden(operation, run.id, run.status, "Run does not wait for the workspace lock (plan-only or saved plan); force-execute not allowed");
+  }
   const holder = workspace.lockedBy === null ? undefined : ctx.state.runs[workspace.lockedBy];
   if (holder === undefined || holder.id === run.id || isFinalRunStatus(holder.status)) {
     throw forbidden(operation, run.id, run.status, "Run's workspace is not locked by another run; force-execute not allowed");
@@ -142,8 +147,11 @@ export function forceExecuteRun(ctx: Ctx, caller: Caller, runId: string): Run {
   if (!isDiscardable(ctx.state, holder)) {
     throw conflict(operation, run.id, run.status, `The run locking the workspace (${holder.id}, "${holder.status}") is not in a discardable state`);
   }
+  // Every earlier run waiting for the workspace (pending runs that would apply, confirmed saved
+  // plans) is canceled too, so the target is the run the freed workspace goes to.
+  const waiting = (r: Run): boolean => (r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan);
   const prior = Object.values(ctx.state.runs)
-    .filter((r) => r.workspaceId === workspace.id && r.id !== holder.id && r.seq < run.seq && r.status === "pending" && needsWorkspace(r))
+    .filter((r) => r.workspaceId === workspace.id && r.id !== holder.id && r.seq < run.seq && waiting(r))
     .sort((a, b) => a.seq - b.seq);
   for (const other of prior) take(ctx, other, "supersede");
   take(ctx, holder, "supersede");

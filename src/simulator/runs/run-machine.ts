@@ -209,7 +209,12 @@ export const runMachine: Machine<RunStatus, RunEvent> = defineMachine<RunStatus,
         discard: pauseExits.discard,
       },
     },
-    confirmed: { on: { "apply-queue": { target: "apply_queued", guard: "run holds the workspace" } } },
+    confirmed: {
+      on: {
+        "apply-queue": { target: "apply_queued", guard: "run holds the workspace" },
+        supersede: { target: "canceled", guard: "force-execute of a later run while this confirmed saved plan waits for the workspace" },
+      },
+    },
     apply_queued: { on: { "apply-start": { target: "applying" } } },
     applying: {
       on: {

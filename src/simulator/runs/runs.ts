@@ -253,11 +253,11 @@ export interface RunListQuery {
   readonly operations?: readonly string[];
   readonly statuses?: readonly string[];
   readonly sources?: readonly string[];
-  /** VCS username (case-insensitive, exact). */
+  /** VCS username (case-insensitive, exact); blank counts as absent. */
   readonly user?: string;
-  /** Commit sha (case-insensitive prefix). */
+  /** Commit sha (case-insensitive prefix); blank counts as absent. */
   readonly commit?: string;
-  /** Case-insensitive substring of VCS username, commit sha, run id or message; ignored with `user` or `commit`. */
+  /** Case-insensitive substring of VCS username, commit sha, run id or message; ignored with a non-blank `user` or `commit`. */
   readonly basic?: string;
 }
 
@@ -286,17 +286,25 @@ function matches(state: RunsState, run: Run, query: RunListQuery): boolean {
   const commit = commitOf(state, run);
   const username = commit?.senderUsername.toLowerCase();
   const sha = commit?.commitSha.toLowerCase();
-  if (query.user !== undefined || query.commit !== undefined) {
-    if (query.user !== undefined && username !== query.user.toLowerCase()) return false;
-    if (query.commit !== undefined && (sha === undefined || query.commit === "" || !sha.startsWith(query.commit.toLowerCase()))) return false;
+  const user = present(query.user);
+  const commitSha = present(query.commit);
+  if (user !== undefined || commitSha !== undefined) {
+    if (user !== undefined && username !== user.toLowerCase()) return false;
+    if (commitSha !== undefined && (sha === undefined || !sha.startsWith(commitSha.toLowerCase()))) return false;
     return true;
   }
-  if (query.basic !== undefined && query.basic !== "") {
-    const needle = query.basic.toLowerCase();
+  const basic = present(query.basic);
+  if (basic !== undefined) {
+    const needle = basic.toLowerCase();
     const haystack = [username, sha, run.id.toLowerCase(), run.message.toLowerCase()];
     return haystack.some((text) => text !== undefined && text.includes(needle));
   }
   return true;
+}
+
+/** A search value, or undefined when absent or blank (a blank search is no search, like a blank filter). */
+function present(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
 }
 
 function commitOf(state: RunsState, run: Run): { senderUsername: string; commitSha: string } | undefined {

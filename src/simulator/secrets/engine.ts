@@ -52,9 +52,10 @@ export interface EngineContext<MountState> {
   readonly caller: Caller | undefined;
   /**
    * Issues a lease ending `ttlMs` from now; its id is `<mountPath>/<idPath>/<random>`. When it
-   * ends the core calls the engine's {@link SecretsEngine.onLeaseEnd} and forgets it.
+   * ends the core calls the engine's {@link SecretsEngine.onLeaseEnd} and forgets it. `maxTtlMs`
+   * caps renewals, counted from issue (default: the system maximum lease TTL).
    */
-  issueLease(input: { idPath: string; kind: string; ref: string; ttlMs: number; renewable?: boolean }): Lease;
+  issueLease(input: { idPath: string; kind: string; ref: string; ttlMs: number; renewable?: boolean; maxTtlMs?: number }): Lease;
   /** Ends a lease now (calls onLeaseEnd). Returns whether it existed. */
   revokeLease(leaseId: string): boolean;
   /** Schedules a move of this engine on this mount at `at` (ms since the epoch). */

@@ -34,6 +34,8 @@ export interface LeaseRequest {
   /** ms; clamped to the system maximum. */
   readonly ttlMs: number;
   readonly renewable?: boolean;
+  /** ms from issue that renewals may not pass; clamped to the system maximum (the default). */
+  readonly maxTtlMs?: number;
 }
 
 /**
@@ -43,7 +45,8 @@ export interface LeaseRequest {
 export function addLease(ctx: OperationContext<SecretsState>, mount: MountRecord, input: LeaseRequest): LeaseRecord {
   const idPath = input.idPath.replace(/^\/+|\/+$/g, "");
   const id = `${mount.path}/${idPath ? `${idPath}/` : ""}${ctx.ids.string(24)}`;
-  const ttl = Math.max(0, Math.min(input.ttlMs, SYSTEM_MAX_LEASE_TTL_MS));
+  const maxTtl = Math.max(0, Math.min(input.maxTtlMs ?? SYSTEM_MAX_LEASE_TTL_MS, SYSTEM_MAX_LEASE_TTL_MS));
+  const ttl = Math.max(0, Math.min(input.ttlMs, maxTtl));
   const expiresAt = ctx.now + ttl;
   const record: LeaseRecord = {
     id,
@@ -55,6 +58,7 @@ export function addLease(ctx: OperationContext<SecretsState>, mount: MountRecord
     expiresAt,
     lastRenewal: null,
     renewable: input.renewable ?? false,
+    maxExpiresAt: ctx.now + maxTtl,
     moveId: ctx.schedule(expiresAt, LEASE_EXPIRE_MOVE, id),
   };
   ctx.state.leases[id] = record;
@@ -97,7 +101,8 @@ export function leaseTtlSeconds(record: LeaseRecord, now: number): number {
 
 /**
  * Renews a renewable lease: it now ends `incrementMs` from now (default: its original duration),
- * capped at the system maximum counted from issue.
+ * capped at its maximum TTL (the engine's, e.g. the cloud engine's `lease_max`, or the system
+ * maximum) counted from issue.
  * @throws {DomainError} 400 `lease not found` / `lease is not renewable`.
  */
 export function renewLease(ctx: OperationContext<SecretsState>, leaseId: string, incrementMs: number | undefined): LeaseRecord {
@@ -105,7 +110,7 @@ export function renewLease(ctx: OperationContext<SecretsState>, leaseId: string,
   if (!record.renewable) throw badRequest("renew lease", "lease is not renewable");
   const original = record.expiresAt - (record.lastRenewal ?? record.issuedAt);
   const wanted = incrementMs === undefined || incrementMs <= 0 ? original : incrementMs;
-  const cap = record.issuedAt + SYSTEM_MAX_LEASE_TTL_MS;
+  const cap = record.maxExpiresAt ?? record.issuedAt + SYSTEM_MAX_LEASE_TTL_MS;
   record.expiresAt = Math.min(ctx.now + wanted, cap);
   record.lastRenewal = ctx.now;
   ctx.cancel(record.moveId);

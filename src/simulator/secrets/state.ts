@@ -55,6 +55,8 @@ export interface LeaseRecord {
   expiresAt: number;
   lastRenewal: number | null;
   readonly renewable: boolean;
+  /** Renewals never take the lease past this time (ms since the epoch). */
+  readonly maxExpiresAt?: number;
   /** The expiry move's id. */
   moveId: number;
 }

@@ -371,6 +371,21 @@ describeEachTransport("runs: configuration versions", (h) => {
       expect((await fetch(location)).status).toBe(404);
     });
 
+    it("lets whoever may read a run download its configuration, even a version of another workspace", async () => {
+      const w = await startRuns(h);
+      const other = w.runs.addWorkspace(w.org, { name: "staging" });
+      w.runs.grant(w.userIds.admin ?? "", other.id, "admin");
+      const bytes = configurationArchive({ "main.tf": "# shared\n" });
+      const { cvId } = await w.upload({ workspaceId: other.id, attributes: { "auto-queue-runs": false }, bytes });
+      const runId = await w.createRun({}, { cvId });
+      const redirect = await w.api("GET", `/runs/${runId}/configuration-version/download`, { token: w.reader, redirect: "manual" });
+      expect(redirect.status, redirect.text).toBe(302);
+      const fetched = new Uint8Array(await (await fetch(redirect.headers.get("location") ?? "")).arrayBuffer());
+      expect(sha(fetched)).toBe(sha(bytes));
+      expectError(await w.api("GET", `/configuration-versions/${cvId}/download`, { token: w.reader, redirect: "manual" }), 404, "not found");
+      expectError(await w.api("GET", `/runs/${runId}/configuration-version/download`, { token: w.stranger, redirect: "manual" }), 404, "not found");
+    });
+
     it("answers 404 unless the version is uploaded, for unknown ids and for strangers", async () => {
       const w = await startRuns(h);
       const pending = await w.api("POST", `/workspaces/${w.ws.id}/configuration-versions`, { body: { data: { type: "configuration-versions" } } });

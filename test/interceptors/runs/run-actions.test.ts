@@ -244,6 +244,24 @@ describeEachTransport("runs: run actions", (h) => {
       expect((await w.getRun(target)).attributes.status).toBe("planned");
     });
 
+    it("also cancels an earlier confirmed saved plan waiting for the workspace, so the target run is the one that proceeds", async () => {
+      const w = await startRuns(h);
+      const holder = await pausedRun(w);
+      const saved = await w.createRun({ "save-plan": true });
+      w.doubles.advance("1m");
+      expect(w.runs.run(saved).status).toBe("planned_and_saved");
+      expect((await post(w, saved, "apply")).status).toBe(202);
+      expect(w.runs.run(saved).status).toBe("confirmed");
+      const target = await w.createRun();
+      expect(w.runs.workspaceQueue(w.ws.id)).toEqual({ holder, waiting: [saved, target] });
+      expect((await post(w, target, "force-execute")).status).toBe(202);
+      expect((await w.getRun(holder)).attributes.status).toBe("canceled");
+      expect((await w.getRun(saved)).attributes.status).toBe("canceled");
+      expect(w.runs.workspace(w.ws.id).lockedBy).toBe(target);
+      w.doubles.advance("1m");
+      expect((await w.getRun(target)).attributes.status).toBe("planned");
+    });
+
     it("answers 403 when the run is not pending or its workspace is not locked by another run", async () => {
       const w = await startRuns(h);
       const holder = await pausedRun(w);
@@ -257,6 +275,13 @@ describeEachTransport("runs: run actions", (h) => {
       const unlocked = await w.api("POST", `/runs/${runId}/actions/force-execute`);
       expectError(unlocked, 403, "forbidden");
       expect(unlocked.body.errors[0].detail).toMatch(/not locked by another run/);
+      const planOnly = await w.createRun({ "plan-only": true });
+      expect(w.runs.run(planOnly).status).toBe("pending");
+      const notWaiting = await w.api("POST", `/runs/${planOnly}/actions/force-execute`);
+      expectError(notWaiting, 403, "forbidden");
+      expect(notWaiting.body.errors[0].detail).toMatch(/does not wait for the workspace/);
+      expect(w.runs.run(runId ?? "").status).toBe("pending");
+      expect(w.runs.workspace(w.ws.id).lockedBy).toBe(runId);
     });
 
     it("answers 409 when the run holding the workspace cannot be discarded, 404 for unauthorized callers", async () => {

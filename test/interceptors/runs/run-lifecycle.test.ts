@@ -62,6 +62,103 @@ describeEachTransport("runs: run lifecycle", (h) => {
     expect([...seen].sort()).toEqual([...RUN_STATUSES].sort());
   });
 
+  it("offers exactly the spec's actions in every state a run passes through (C confirm, D discard, X cancel, F force-cancel)", async () => {
+    const w = await startRuns(h, { workspace: { vcsRepo: { identifier: "acme/infra" } } });
+    w.runs.setProgression("manual");
+    await w.upload({ attributes: { "auto-queue-runs": false } });
+    const flags = (actions: Record<string, boolean>): string =>
+      [["is-confirmable", "C"], ["is-discardable", "D"], ["is-cancelable", "X"], ["is-force-cancelable", "F"]]
+        .filter(([key]) => actions[key as string])
+        .map(([, letter]) => letter)
+        .join("");
+    /** Steps the run to its end (or until it waits), recording `status:flags` as GET /runs/:id shows them. */
+    const trace = async (runId: string, user?: (status: string) => Promise<boolean>): Promise<string[]> => {
+      const out: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const { attributes } = await w.getRun(runId);
+        out.push(`${attributes.status}:${flags(attributes.actions)}`);
+        if (user && (await user(attributes.status))) continue;
+        try {
+          w.runs.step(runId);
+        } catch {
+          break;
+        }
+      }
+      return out;
+    };
+    const act = (action: string) => async (runId: string) => expect((await w.api("POST", `/runs/${runId}/actions/${action}`)).status).toBe(202);
+    const head = ["pending:D", "fetching:", "fetching-completed:", "queuing:", "plan-queued:", "planning:X"].map((x) => x.replace(/-/g, "_"));
+    const tail = ["confirmed:", "apply_queued:", "applying:X", "applied:"];
+
+    // Every stage, paused in policy_checked, then applied by a user.
+    w.runs.nextRun(w.ws.id, { prePlanTasks: true, postPlanTasks: true, costEstimation: true, policyCheck: "passes" });
+    let id = await w.createRun();
+    let applied = false;
+    expect(await trace(id, async (status) => status === "policy_checked" && !applied && ((applied = true), await act("apply")(id), true))).toEqual([
+      "pending:D", "fetching:", "fetching_completed:", "pre_plan_running:", "pre_plan_completed:", "queuing:", "plan_queued:", "planning:X",
+      "planned:", "post_plan_running:", "post_plan_completed:", "cost_estimating:", "cost_estimated:", "policy_checking:", "policy_checked:CD",
+      ...tail,
+    ]);
+    // Paused in planned, post_plan_completed and cost_estimated when each is the last stage.
+    for (const [script, pause] of [[{}, "planned"], [{ postPlanTasks: true }, "post_plan_completed"], [{ costEstimation: true }, "cost_estimated"]] as const) {
+      w.runs.nextRun(w.ws.id, script);
+      id = await w.createRun();
+      const seen = await trace(id);
+      expect(seen.at(-1)).toBe(`${pause}:CD`);
+      await act("discard")(id);
+      expect((await w.getRun(id)).attributes.actions).toEqual({ "is-cancelable": false, "is-confirmable": false, "is-discardable": false, "is-force-cancelable": false });
+    }
+    // Soft-failed policy: policy_override is confirmable (apply overrides) and discardable.
+    w.runs.nextRun(w.ws.id, { policyCheck: "soft-fails" });
+    id = await w.createRun();
+    expect((await trace(id)).at(-1)).toBe("policy_override:CD");
+    await act("discard")(id);
+    // Saved plan: planned_and_saved can be confirmed or discarded.
+    id = await w.createRun({ "save-plan": true });
+    expect((await trace(id)).at(-1)).toBe("planned_and_saved:CD");
+    await act("discard")(id);
+    // Auto-apply: policy_checked is still a discard (and apply) state while the confirmation is pending.
+    w.runs.setAutoApply(w.ws.id, true);
+    w.runs.nextRun(w.ws.id, { policyCheck: "passes" });
+    id = await w.createRun();
+    const auto = await trace(id);
+    expect(auto).toEqual([...head, "planned:", "policy_checking:", "policy_checked:CD", ...tail]);
+    w.runs.nextRun(w.ws.id, { policyCheck: "passes" });
+    id = await w.createRun();
+    while (w.runs.run(id).status !== "policy_checked") w.runs.step(id);
+    await act("discard")(id);
+    expect(w.runs.run(id).status).toBe("discarded");
+    w.runs.setAutoApply(w.ws.id, false);
+    // Plan-only, no changes, errors: nothing to confirm or discard after planning.
+    for (const [script, attributes, end] of [
+      [{}, { "plan-only": true }, "planned_and_finished"],
+      [{ plan: "no-changes" }, {}, "planned_and_finished"],
+      [{ plan: "errors" }, {}, "errored"],
+      [{ policyCheck: "soft-fails" }, { "plan-only": true }, "policy_soft_failed"],
+      [{ policyCheck: "hard-fails" }, {}, "errored"],
+    ] as const) {
+      w.runs.nextRun(w.ws.id, script);
+      id = await w.createRun(attributes);
+      const seen = await trace(id);
+      expect(seen.slice(0, head.length)).toEqual(head);
+      expect(seen.at(-1)).toBe(`${end}:`);
+      expect(seen.filter((x) => /:.*[CD]/.test(x))).toEqual(["pending:D"]);
+    }
+    // Cancel: cancelable while planning; force-cancelable only after the cool-off, while the process ignores the interrupt.
+    w.runs.nextRun(w.ws.id, { interrupt: "ignored" });
+    id = await w.createRun();
+    while (w.runs.run(id).status !== "planning") w.runs.step(id);
+    await act("cancel")(id);
+    expect(flags((await w.getRun(id)).attributes.actions)).toBe("X");
+    w.doubles.advance("9s");
+    expect(flags((await w.getRun(id)).attributes.actions)).toBe("X");
+    w.doubles.advance("1s");
+    expect(flags((await w.getRun(id)).attributes.actions)).toBe("XF");
+    await act("force-cancel")(id);
+    expect((await w.getRun(id)).attributes.status).toBe("force_canceled");
+    expect(flags((await w.getRun(id)).attributes.actions)).toBe("");
+  });
+
   it("gives each status its status-timestamps key, timestamps that never go backwards", async () => {
     const w = await startRuns(h);
     w.runs.nextRun(w.ws.id, { prePlanTasks: true, postPlanTasks: true, costEstimation: true, policyCheck: "passes" });

@@ -75,6 +75,19 @@ describeEachTransport("runs: GET /workspaces/:workspace_id/runs", (h) => {
     expect(await q("search[user]=nobody")).toEqual([]);
   });
 
+  it("treats blank searches as absent, so a blank search[user] does not hide runs or switch search[basic] off", async () => {
+    const w = await startRuns(h, { workspace: { vcsRepo: { identifier: "acme/infra" } } });
+    const r = await populated(w);
+    const q = async (query: string) => ids(await w.api("GET", `/workspaces/${w.ws.id}/runs?${query}`));
+    const all = await q("");
+    expect(all).toHaveLength(8);
+    expect(await q("search[user]=")).toEqual(all);
+    expect(await q("search[commit]=")).toEqual(all);
+    expect(await q("search[basic]=")).toEqual(all);
+    expect(await q("search[basic]=tear&search[user]=")).toEqual([r.destroy]);
+    expect(await q("search[basic]=tear&search[commit]=&search[user]=octocat")).toEqual([r.vcsA]);
+  });
+
   it("paginates with page[number] and page[size] (default 20, clamped to 100), absolute links and meta", async () => {
     const w = await startRuns(h);
     w.runs.setProgression("manual");

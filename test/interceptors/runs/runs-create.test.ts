@@ -136,6 +136,19 @@ describeEachTransport("runs: POST /runs", (h) => {
     expect(response.body.data.relationships["configuration-version"].data.id).toBe(second.cvId);
   });
 
+  it("keeps the newest configuration version as the default when an older version's run is applied", async () => {
+    const w = await startRuns(h);
+    const { runId } = await w.upload();
+    w.doubles.advance("1m");
+    const newer = await w.upload({ attributes: { "auto-queue-runs": false } });
+    expect((await w.api("POST", `/runs/${runId}/actions/apply`)).status).toBe(202);
+    w.doubles.advance("2m");
+    expect(w.runs.run(runId ?? "").status).toBe("applied");
+    const response = await w.api("POST", "/runs", { body: runBody(w) });
+    expect(response.status, response.text).toBe(201);
+    expect(response.body.data.relationships["configuration-version"].data.id).toBe(newer.cvId);
+  });
+
   it("can use a configuration version of another workspace", async () => {
     const w = await startRuns(h);
     const other = w.runs.addWorkspace(w.org, { name: "staging" });

@@ -107,6 +107,21 @@ describe("runs scenario controls", () => {
     expect(() => w.runs.setUploadOutcome("maybe" as never)).toThrow(UsageError);
   });
 
+  it("refuses outcome scripts and commits of the wrong shape (as JSON callers send them) with UsageError", () => {
+    const w = world();
+    const vcs = w.runs.addWorkspace(w.org, { name: "vcs", vcsRepo: { identifier: "acme/vcs" } });
+    expect(() => w.runs.setOutcome({ costEstimation: "yes" } as never)).toThrow(/costEstimation must be a boolean/);
+    expect(() => w.runs.setOutcome({ prePlanTasks: 1 } as never)).toThrow(/prePlanTasks must be a boolean/);
+    expect(() => w.runs.setOutcome({ durations: null } as never)).toThrow(/durations must be an object/);
+    expect(() => w.runs.setOutcome({ resources: 5 } as never)).toThrow(/resources must be an object or null/);
+    expect(() => w.runs.pushCommit(vcs.id, { message: 5 } as never)).toThrow(/message must be a string/);
+    expect(() => w.runs.pushCommit(vcs.id, { tag: 5 } as never)).toThrow(/tag must be a string or null/);
+    expect(() => w.runs.pushCommit(vcs.id, { pullRequest: { number: "7" } } as never)).toThrow(/pullRequest.number must be a positive integer/);
+    expect(() => w.runs.pushCommit(vcs.id, { pullRequest: "7" } as never)).toThrow(/pullRequest must be/);
+    expect(() => w.runs.pushCommit(vcs.id, { fetch: "maybe" } as never)).toThrow(/fetch must be/);
+    expect(w.runs.configurationVersion(w.runs.pushCommit(vcs.id, { pullRequest: { number: 7 }, tag: null }).configurationVersionId).speculative).toBe(true);
+  });
+
   it("lets fake timers drive runs with the fake-timers clock", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
@@ -185,5 +200,19 @@ describe("runs dev server scenario and control routes", () => {
     expect(bad.status).toBe(400);
     expect((await sim("/workspaces", { name: 5 })).status).toBe(400);
     expect((await fetch(`${server.url}/_sim/runs/organizations`, { method: "POST", body: "{oops" })).status).toBe(400);
+    for (const [path, body] of [
+      ["/workspaces", { organization: "acme", vcsRepo: null }],
+      ["/workspaces", { organization: "acme", vcsRepo: { identifier: "acme/x", branch: 5 } }],
+      ["/workspaces", { organization: "acme", name: "bad-url", vcsRepo: { identifier: "acme/x", htmlUrl: "not a url" } }],
+      ["/outcomes", { durations: null }],
+      ["/outcomes", { costEstimation: "yes" }],
+      ["/outcomes", { resources: 5 }],
+      [`/workspaces/${ws.id}/commits`, { pullRequest: null, message: ["x"] }],
+      [`/workspaces/${ws.id}/commits`, { files: { "main.tf": 5 } }],
+    ] as const) {
+      const answer = await sim(path, body);
+      expect(answer.status, `${path} ${JSON.stringify(body)}: ${await answer.clone().text()}`).toBe(400);
+      expect(answer.headers.get("x-infra-doubles-bug")).toBeNull();
+    }
   });
 });

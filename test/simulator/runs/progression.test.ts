@@ -93,6 +93,27 @@ describe("runs simulator: progression by outcome", () => {
     expect(b.state().workspaces[b.workspaceId]?.lockedBy).toBeNull();
   });
 
+  it("counts a run waiting for its automatic confirmation as paused, but not one with a stage or the finish still to come", () => {
+    const b = bare({ autoApply: true, outcome: { progression: "manual", policyCheck: "passes" } });
+    b.uploadVersion();
+    const id = b.createRun();
+    const stopAt = (status: RunStatus): void => {
+      while (b.run(id).status !== status) b.update((ctx) => step(ctx, id));
+    };
+    stopAt("planned");
+    expect(nextAutomatic(b.state(), b.run(id))).toBe("policy-check-start");
+    expect(isPaused(b.state(), b.run(id))).toBe(false);
+    stopAt("policy_checked");
+    expect(nextAutomatic(b.state(), b.run(id))).toBe("confirm");
+    expect(isPaused(b.state(), b.run(id))).toBe(true);
+    b.update((ctx) => discardRun(ctx, b.admin, id));
+    expect(b.run(id).status).toBe("discarded");
+    const planOnly = b.createRun({ planOnly: true });
+    while (b.run(planOnly).status !== "policy_checked") b.update((ctx) => step(ctx, planOnly));
+    expect(nextAutomatic(b.state(), b.run(planOnly))).toBe("finish");
+    expect(isPaused(b.state(), b.run(planOnly))).toBe(false);
+  });
+
   it("saves a saved-plan run in planned_and_saved", () => {
     const b = bare({ outcome: { progression: "manual" } });
     b.uploadVersion();

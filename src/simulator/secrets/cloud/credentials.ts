@@ -144,7 +144,7 @@ function issueIamUser(ctx: EngineContext<CloudMountState>, request: CredentialRe
   if (role.policyDocument !== "") user.inlinePolicies[roleName] = role.policyDocument;
   addToGroupsAndTag(user, role.iamGroups, role.iamTags);
   const key = providerCall("Error creating access keys", roleName, () => createAccessKey(mount.account, username, now, ids));
-  const lease = ctx.issueLease({ idPath: `${request.path}/${roleName}`, kind: "iam_user", ref: username, ttlMs: iamUserLeaseMs(mount.lease), renewable: true });
+  const lease = ctx.issueLease({ idPath: `${request.path}/${roleName}`, kind: "iam_user", ref: username, ttlMs: iamUserLeaseMs(mount.lease), renewable: true, ...(mount.lease !== null && mount.lease.leaseMaxMs > 0 ? { maxTtlMs: mount.lease.leaseMaxMs } : {}) });
   return { credentialType: "iam_user", accessKey: key.accessKeyId, secretKey: key.secretAccessKey, securityToken: null, arn: user.arn, lease };
 }
 

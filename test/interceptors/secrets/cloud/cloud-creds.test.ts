@@ -51,6 +51,22 @@ describeEachTransport("cloud engine: dynamic credentials", (t) => {
     expect(cloud.iamUserNames()).toEqual([cloud.rootUserName()]);
   });
 
+  it("caps renewals of an IAM user's lease at config/lease's lease_max, counted from issue", async () => {
+    const { call, cloud, doubles, withRoles } = await startCloud(t);
+    await withRoles();
+    await call("POST", "/cloud/config/lease", { body: { lease: "1h", lease_max: "2h" } });
+    const reply = await call("POST", "/cloud/creds/deploy");
+    const key = reply.body.data.access_key as string;
+    doubles.advance("30m");
+    const renewed = await call("PUT", "/sys/leases/renew", { body: { lease_id: reply.body.lease_id, increment: "10h" } });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.lease_duration).toBe(90 * 60); // 2h from issue, 30m already gone
+    doubles.advance(90 * 60_000 - 1);
+    expect(cloud.credential(key)?.kind).toBe("iam_user");
+    doubles.advance(1);
+    expect(cloud.credential(key)).toBeUndefined();
+  });
+
   it("deletes the IAM user when its lease is revoked early", async () => {
     const { call, cloud, withRoles } = await startCloud(t);
     await withRoles();
