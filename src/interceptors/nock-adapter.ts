@@ -12,6 +12,7 @@
  */
 import { createRequire } from "node:module";
 import type nock from "nock";
+import { UsageError } from "../simulator/kernel/errors.js";
 import type { Handler } from "./handler.js";
 import type { SimRequest } from "./http.js";
 
@@ -25,6 +26,12 @@ function loadNock(): typeof nock {
   // tsup shims import.meta.url in the CommonJS build.
   return createRequire(import.meta.url)("nock") as typeof nock;
 }
+
+/**
+ * Origins intercepted right now, process-wide. nock answers from the first interceptor that
+ * matches, so a second interception of the same origin would be silently shadowed: refused.
+ */
+const activeOrigins = new Map<string, symbol>();
 
 /** Methods intercepted on every origin (`LIST` included: `fetch` can send it through nock). */
 export const INTERCEPTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "LIST"] as const;
@@ -51,11 +58,22 @@ interface CapturedRequest {
  *
  * @param handler - the transport-free handler (see `createHandler`).
  * @returns the interception; `using` it, or calling `stop()`, removes it.
+ * @throws {UsageError} when one of the origins is already intercepted by an interception that was
+ *   not stopped (nock would answer from the first one and silently ignore this one).
  * @example
  * using interception = interceptWithNock(doubles.handler);
  * await fetch("https://app.run-orchestration.test/api/v2/runs/run-123");
  */
 export function interceptWithNock(handler: Handler): NockInterception {
+  const taken = handler.origins.filter((origin) => activeOrigins.has(origin));
+  if (taken.length > 0) {
+    throw new UsageError(
+      `${taken.join(", ")} ${taken.length === 1 ? "is" : "are"} already intercepted by another interception that was not stopped; ` +
+        "stop it first (`using _nock = doubles.intercept()`, `interception.stop()` or `await doubles.close()` after each test)",
+    );
+  }
+  const owner = Symbol("interception");
+  for (const origin of handler.origins) activeOrigins.set(origin, owner);
   const nock = loadNock();
   const captured = new WeakMap<object, CapturedRequest>();
   const scopes: nock.Scope[] = [];
@@ -101,6 +119,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
       scope.removeListener("request", onRequest);
     }
     for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
+    for (const origin of handler.origins) if (activeOrigins.get(origin) === owner) activeOrigins.delete(origin);
   };
   return {
     origins: handler.origins,

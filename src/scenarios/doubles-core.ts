@@ -95,6 +95,10 @@ export class DoublesCore {
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     this.plugins = plugins;
     this.options = options;
+    const unknown = Object.keys(options.baseUrls ?? {}).filter((key) => !plugins.some((p) => p.key === key));
+    if (unknown.length > 0) {
+      throw new UsageError(`baseUrls names no service: ${unknown.join(", ")} (services: ${plugins.map((p) => p.key).join(", ")})`);
+    }
     this.clock = makeClock(options.clock, options.start);
     this.sim = new Simulator({
       clock: this.clock,

@@ -11,6 +11,16 @@ import type { AccessControlScenario } from "./access-control/scenario.js";
 import { SECRETS_KEY, secretsPlugin } from "./secrets/plugin.js";
 import type { SecretsScenario } from "./secrets/secrets-scenario.js";
 
+/** Where each service answers through nock: `api` bases, and the run orchestration archive host. */
+export type DoublesBaseUrls = Record<string, Record<string, string>> & {
+  /** `api` ends in `/api/v2`; `archive` is the upload and download host. */
+  runs: { api: string; archive: string };
+  /** `api` ends in `/v1`. */
+  accessControl: { api: string };
+  /** `api` ends in `/v1`. */
+  secrets: { api: string };
+};
+
 /** Options of {@link createDoubles}. */
 export type DoublesOptions = DoublesCoreOptions;
 
@@ -39,6 +49,14 @@ export class Doubles extends DoublesCore {
   }
 
   // typed service getters are listed here
+
+  /**
+   * The base URLs each service answers on through nock (defaults, or the `baseUrls` option).
+   * @example doubles.baseUrls().runs.api // "https://app.run-orchestration.test/api/v2"
+   */
+  override baseUrls(): DoublesBaseUrls {
+    return super.baseUrls() as DoublesBaseUrls;
+  }
 
   /** The run orchestration service's scenario controls (organizations, workspaces, tokens, outcomes, progression, commits). */
   get runs(): RunsScenario {

@@ -119,6 +119,16 @@ for (const transport of transports) {
 }
 
 describe("nock teardown", () => {
+  it("refuses a second interception of the same origins until the first is stopped", async () => {
+    const first = new DoublesCore([demoPlugin], { seed: 1 });
+    const second = new DoublesCore([demoPlugin], { seed: 2 });
+    const interception = first.intercept();
+    expect(() => second.intercept()).toThrow(/already intercepted.*stop it first/);
+    interception.stop();
+    const again = second.intercept();
+    again.stop();
+  });
+
   it("leaves no interceptor behind after stop or disposal", async () => {
     const doubles = new DoublesCore([demoPlugin]);
     {
@@ -130,5 +140,11 @@ describe("nock teardown", () => {
     again.stop();
     again.stop();
     expect(nock.activeMocks()).toEqual([]);
+  });
+});
+
+describe("base URL options", () => {
+  it("refuses a baseUrls key that names no service", () => {
+    expect(() => new DoublesCore([demoPlugin], { baseUrls: { demoo: "https://x.test/api" } })).toThrow(/baseUrls names no service: demoo \(services: demo\)/);
   });
 });

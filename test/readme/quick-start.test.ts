@@ -14,7 +14,8 @@ it("plans a run, pauses for confirmation and applies it", async () => {
   const api = "https://app.run-orchestration.test/api/v2";
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" };
   const body = JSON.stringify({ data: { type: "configuration-versions" } });
-  const cv = await (await fetch(`${api}/workspaces/${ws.id}/configuration-versions`, { method: "POST", headers, body })).json();
+  const created = await fetch(`${api}/workspaces/${ws.id}/configuration-versions`, { method: "POST", headers, body });
+  const cv = (await created.json()) as { data: { attributes: { "upload-url": string } } };
   await fetch(cv.data.attributes["upload-url"], { method: "PUT", body: configurationArchive() });
   doubles.advance("1m");                                   // the queued run plans, then waits
   const [run] = runs.runsOf(ws.id);

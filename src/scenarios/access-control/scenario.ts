@@ -40,7 +40,7 @@ import { createToken, deleteToken, updateToken, type TokenInput } from "../../si
 import { bindingRuleView, tokenView, type BindingRuleView, type TokenView } from "../../simulator/access-control/views.js";
 import { toEpochMs, type Instant } from "../../simulator/kernel/clock.js";
 import { parseDuration, type Duration } from "../../simulator/kernel/duration.js";
-import { UsageError } from "../../simulator/kernel/errors.js";
+import { UsageError, isDomainError } from "../../simulator/kernel/errors.js";
 import type { OperationContext, Simulator } from "../../simulator/kernel/simulator.js";
 
 /** A token's two ids. */
@@ -107,8 +107,14 @@ function link(ref: LinkRef): LinkInput {
 export class AccessControlScenario {
   constructor(private readonly sim: Simulator) {}
 
+  /** Runs a scenario change; a rule of the service that refuses it becomes a {@link UsageError}. */
   private update<R>(operation: (ctx: OperationContext<AccessControlState>) => R): R {
-    return this.sim.update<AccessControlState, R>(ACCESS_CONTROL, operation);
+    try {
+      return this.sim.update<AccessControlState, R>(ACCESS_CONTROL, operation);
+    } catch (error) {
+      if (isDomainError(error)) throw new UsageError(error.message);
+      throw error;
+    }
   }
 
   private state(): Readonly<AccessControlState> {

@@ -1,3 +1,4 @@
+import { UsageError } from "../../../src/simulator/kernel/errors.js";
 import { describe, expect, it } from "vitest";
 import { DEV_AUTH_METHOD, DEV_BEARER_TOKEN, accessControlPlugin } from "../../../src/scenarios/access-control/index.js";
 import { createDoubles } from "../../../src/scenarios/doubles.js";
@@ -71,5 +72,12 @@ describeEachTransport("access-control dev scenario", (t) => {
     expect(list.status).toBe(200);
     const self = await fetch(`${info.baseUrl}/acl/token/self`, { headers: { "X-Acl-Token": token.SecretID } });
     expect(((await self.json()) as { AccessorID: string }).AccessorID).toBeDefined();
+  });
+
+  it("reports a scenario call the service refuses as a UsageError naming the service", () => {
+    const doubles = createDoubles({ seed: 1 });
+    const acl = doubles.accessControl;
+    expect(() => acl.createToken({ expirationTtl: "10s" })).toThrow(UsageError);
+    expect(() => acl.createToken({ expirationTtl: "10s" })).toThrow(/^infra-doubles: access-control: /);
   });
 });
