@@ -76,12 +76,16 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 /**
  * The `--json` start line: `{"url": origin, "<service key>": <default scenario result>, ...}` as
  * one line (no newline inside).
+ * @example devServerJson(dev) // '{"url":"http://127.0.0.1:8080","runs":{...},"accessControl":{...},"secrets":{...}}'
  */
 export function devServerJson(dev: Pick<DevServer, "url" | "services">): string {
   return JSON.stringify({ url: dev.url, ...dev.services });
 }
 
-/** The human start banner: the URL, each service's base URLs and credentials, the control API. */
+/**
+ * The human start banner: the URL, each service's base URLs and credentials, the control API.
+ * @example process.stdout.write(devServerBanner(dev));
+ */
 export function devServerBanner(dev: Pick<DevServer, "url" | "services">): string {
   const lines = [`infra-doubles dev server listening on ${dev.url}`, ""];
   for (const [key, result] of Object.entries(dev.services)) {

@@ -3,7 +3,7 @@
  * simulator clock, read the request journal, and each service's own scenario routes under
  * `/_sim/<service key>/`. JSON in, JSON out; errors are `{"error": {"status", "code", "message"}}`.
  */
-import { parseDuration } from "../simulator/kernel/duration.js";
+import { clockDurationMs } from "../simulator/kernel/clock.js";
 import { DomainError, isDomainError, UsageError, type DomainErrorCode } from "../simulator/kernel/errors.js";
 import type { Simulator, SimulatorSnapshot } from "../simulator/kernel/simulator.js";
 import { isoMillis } from "../simulator/kernel/time.js";
@@ -54,7 +54,7 @@ export interface ClockView {
  * | `GET /_sim` | | `{"routes": ["GET /_sim/clock", ...]}` |
  * | `POST /_sim/reset` | | back to the starting state; `{"reset": true, "now", "epochMs", "advanceable"}` |
  * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool}` |
- * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input, 409 clock cannot move |
+ * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
  * | `GET /_sim/journal` | | `{"entries": [{"at", "epochMs", "service", "method", "url", "status"}]}` (service requests only) |
  * | `DELETE /_sim/journal` | | 204, journal emptied |
  *
@@ -103,7 +103,13 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
         if (!canAdvance(sim)) {
           throw controlError("conflict", "advance clock", "this server's clock follows real time and cannot be advanced (start it with an advanceable or manual clock)");
         }
-        sim.advance(by);
+        try {
+          sim.advance(by);
+        } catch (error) {
+          // A move past the latest time a Date can hold: refused, the clock stays where it was.
+          if (error instanceof UsageError) throw controlError("invalid", "advance clock", withoutPrefix(error.message));
+          throw error;
+        }
         return json(200, clockView(sim));
       },
     },
@@ -147,7 +153,7 @@ function canAdvance(sim: Simulator): boolean {
   return typeof (sim.clock as { advance?: unknown }).advance === "function";
 }
 
-/** Reads `{"by": "30s"}` or `{"by": 30000}` (ms). */
+/** Reads `{"by": "30s"}` or `{"by": 30000}` (ms) as whole ms; a string needs a unit. */
 function advanceBy(text: string): number {
   let body: unknown;
   try {
@@ -159,14 +165,16 @@ function advanceBy(text: string): number {
   if (typeof by !== "string" && typeof by !== "number") {
     throw controlError("invalid", "advance clock", `"by" must be a duration string ("30s", "1h30m") or milliseconds (30000); got ${JSON.stringify(by) ?? "nothing"}`);
   }
-  let ms: number;
   try {
-    ms = parseDuration(by);
-  } catch {
-    throw controlError("invalid", "advance clock", `"by" is not a duration: ${JSON.stringify(by)} (use "30s", "1h30m" or milliseconds)`);
+    return clockDurationMs(by);
+  } catch (error) {
+    if (error instanceof UsageError) throw controlError("invalid", "advance clock", `"by": ${withoutPrefix(error.message)}`);
+    throw error;
   }
-  if (!(ms >= 0)) throw controlError("invalid", "advance clock", `the clock cannot go backwards ("by" is ${JSON.stringify(by)})`);
-  return ms;
+}
+
+function withoutPrefix(message: string): string {
+  return message.replace(/^infra-doubles: /, "");
 }
 
 function controlError(code: DomainErrorCode, operation: string, message: string): DomainError {

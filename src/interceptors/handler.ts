@@ -58,10 +58,10 @@ export function createHandler(options: HandlerOptions): Handler {
   const journal: JournalEntry[] = [];
   const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
 
-  const record = (request: SimRequest, service: string | undefined, response: SimResponse): SimResponse => {
+  const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now()): SimResponse => {
     const nearest = response.headers[NEAREST_HEADER]?.split("; ");
     if (limit > 0) {
-      journal.push({ at: sim.now(), service, method: request.method, url: request.url.href, status: response.status, ...(nearest ? { nearest } : {}) });
+      journal.push({ at, service, method: request.method, url: request.url.href, status: response.status, ...(nearest ? { nearest } : {}) });
       if (journal.length > limit) journal.shift();
     }
     return response;
@@ -95,44 +95,60 @@ export function createHandler(options: HandlerOptions): Handler {
     },
     owns: (url) => origins.includes(url.origin),
     async handle(request) {
-      const method = request.method.toUpperCase();
-      const normalized: SimRequest = { ...request, method };
-      const result = matchRoute(mounts, method, request.url);
-      if (result === undefined) {
-        return record(normalized, undefined, {
-          status: 404,
-          headers: { "content-type": "text/plain; charset=utf-8" },
-          body: `infra-doubles: no service is mounted at ${request.url.origin}${request.url.pathname}; mounted bases: ${mounts
-            .flatMap((m) => Object.values(m.bases))
-            .join(", ")}`,
-        });
-      }
-      const service = result.mount.service;
-      if (!isMatch(result)) {
-        const answer = service.noRoute(normalized, result.nearest, result.methodMismatch);
-        return record(normalized, service.name, annotate(normalized, result.mount, result.path, answer));
-      }
       try {
-        const response = await result.route.handler({
-          sim,
-          request: normalized,
-          params: result.params,
-          query: request.url.searchParams,
-          mount: result.mount,
-          path: result.path,
-        });
-        return record(normalized, service.name, annotate(normalized, result.mount, result.path, response));
+        return await answer(request);
       } catch (error) {
-        if (isDomainError(error)) {
-          return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)));
-        }
-        const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        return record(normalized, service.name, {
-          status: 500,
-          headers: { "content-type": "text/plain; charset=utf-8", "x-infra-doubles-bug": "1" },
-          body: `infra-doubles: internal error (a bug in the fake, please report it): ${message}`,
-        });
+        // Only a bug gets here (a timed move that throws while catching up, ...): still an answer,
+        // journalled at the clock's time without catching up again (the next request will).
+        return record(request, undefined, bugResponse(error), Math.max(sim.clock.now(), journal.at(-1)?.at ?? 0));
       }
     },
+  };
+
+  async function answer(request: SimRequest): Promise<SimResponse> {
+    sim.catchUp(); // before routing: a due move fires (or fails) whatever the request
+    const method = request.method.toUpperCase();
+    const normalized: SimRequest = { ...request, method };
+    const result = matchRoute(mounts, method, request.url);
+    if (result === undefined) {
+      return record(normalized, undefined, {
+        status: 404,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+        body: `infra-doubles: no service is mounted at ${request.url.origin}${request.url.pathname}; mounted bases: ${mounts
+          .flatMap((m) => Object.values(m.bases))
+          .join(", ")}`,
+      });
+    }
+    const service = result.mount.service;
+    if (!isMatch(result)) {
+      const miss = service.noRoute(normalized, result.nearest, result.methodMismatch);
+      return record(normalized, service.name, annotate(normalized, result.mount, result.path, miss));
+    }
+    try {
+      const response = await result.route.handler({
+        sim,
+        request: normalized,
+        params: result.params,
+        query: request.url.searchParams,
+        mount: result.mount,
+        path: result.path,
+      });
+      return record(normalized, service.name, annotate(normalized, result.mount, result.path, response));
+    } catch (error) {
+      if (isDomainError(error)) {
+        return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)));
+      }
+      return record(normalized, service.name, bugResponse(error));
+    }
+  }
+}
+
+/** The 500 answer to an unexpected failure: a bug in the fake, named as such. */
+function bugResponse(error: unknown): SimResponse {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return {
+    status: 500,
+    headers: { "content-type": "text/plain; charset=utf-8", "x-infra-doubles-bug": "1" },
+    body: `infra-doubles: internal error (a bug in the fake, please report it): ${message}`,
   };
 }

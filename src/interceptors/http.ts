@@ -87,17 +87,26 @@ export interface ServiceMount {
   readonly bases: Readonly<Record<string, string>>;
 }
 
-/** JSON response helper. */
+/**
+ * JSON response helper.
+ * @example json(201, { id: "thing-1" }) // { status: 201, headers: { "content-type": "application/json" }, body: '{"id":"thing-1"}' }
+ */
 export function json(status: number, value: unknown, contentType = "application/json"): SimResponse {
   return { status, headers: { "content-type": contentType }, body: JSON.stringify(value) };
 }
 
-/** Empty response helper. */
+/**
+ * Empty response helper.
+ * @example empty(204) // { status: 204, headers: {} }: no body
+ */
 export function empty(status: number, headers: Record<string, string> = {}): SimResponse {
   return { status, headers };
 }
 
-/** The request body as UTF-8 text. */
+/**
+ * The request body as UTF-8 text.
+ * @example JSON.parse(bodyText(request))
+ */
 export function bodyText(request: SimRequest): string {
   return new TextDecoder().decode(request.body);
 }

@@ -8,13 +8,17 @@
  *   keep the raw text and hide the JSON content type from nock's own parser (only nock's copy of
  *   the headers is touched), so the service answers malformed bodies with its own error.
  * - nock hands bodies over as strings, hex-encoding bytes that are not valid UTF-8: the exact bytes
- *   are recovered (see {@link recoverBytes}).
+ *   are taken from the request nock built (nock 14 keeps the written chunks on it), and recovered
+ *   from the string form otherwise (see {@link recoverBytes}).
+ *
+ * Answers are sent as the local server sends them: with a `Content-Length`, and for `HEAD` with the
+ * headers of the `GET` answer and no body.
  */
 import { createRequire } from "node:module";
 import type nock from "nock";
 import { UsageError } from "../simulator/kernel/errors.js";
 import type { Handler } from "./handler.js";
-import type { SimRequest } from "./http.js";
+import type { SimRequest, SimResponse } from "./http.js";
 
 /**
  * nock is loaded on the first interception, not on import: loading nock activates its request
@@ -28,10 +32,12 @@ function loadNock(): typeof nock {
 }
 
 /**
- * Origins intercepted right now, process-wide. nock answers from the first interceptor that
- * matches, so a second interception of the same origin would be silently shadowed: refused.
+ * Origins intercepted right now, process-wide, each with a test of whether its interception still
+ * has live interceptors (`nock.cleanAll()` removes them without `stop()`). nock answers from the
+ * first interceptor that matches, so a second live interception of the same origin would be
+ * silently shadowed: refused.
  */
-const activeOrigins = new Map<string, symbol>();
+const activeOrigins = new Map<string, { owner: symbol; live: () => boolean }>();
 
 /** Methods intercepted on every origin (`LIST` included: `fetch` can send it through nock). */
 export const INTERCEPTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "LIST"] as const;
@@ -51,6 +57,8 @@ export interface NockInterception extends Disposable {
 interface CapturedRequest {
   raw: string;
   contentType: string;
+  /** The exact bytes, when nock exposes the chunks it was written. */
+  exact: Uint8Array | undefined;
 }
 
 /**
@@ -65,23 +73,27 @@ interface CapturedRequest {
  * await fetch("https://app.run-orchestration.test/api/v2/runs/run-123");
  */
 export function interceptWithNock(handler: Handler): NockInterception {
-  const taken = handler.origins.filter((origin) => activeOrigins.has(origin));
+  const taken = handler.origins.filter((origin) => activeOrigins.get(origin)?.live() === true);
   if (taken.length > 0) {
     throw new UsageError(
       `${taken.join(", ")} ${taken.length === 1 ? "is" : "are"} already intercepted by another interception that was not stopped; ` +
         "stop it first (`using _nock = doubles.intercept()`, `interception.stop()` or `await doubles.close()` after each test)",
     );
   }
-  const owner = Symbol("interception");
-  for (const origin of handler.origins) activeOrigins.set(origin, owner);
   const nock = loadNock();
+  const owner = Symbol("interception");
   const captured = new WeakMap<object, CapturedRequest>();
   const scopes: nock.Scope[] = [];
   const interceptors: nock.Interceptor[] = [];
-  const onRequest = (req: { headers?: Record<string, unknown> }, _interceptor: unknown, body: string): void => {
+  let stopped = false;
+  const live = (): boolean => !stopped && scopes.some((scope) => scope.activeMocks().length > 0);
+  for (const origin of handler.origins) activeOrigins.set(origin, { owner, live });
+  const onRequest = (req: { headers?: Record<string, unknown>; requestBodyBuffers?: unknown }, _interceptor: unknown, body: string): void => {
     const headers = req.headers ?? {};
     const contentType = String(headers["content-type"] ?? "");
-    captured.set(req, { raw: body ?? "", contentType });
+    const contentLength = String(headers["content-length"] ?? "");
+    const raw = body ?? "";
+    captured.set(req, { raw, contentType, exact: writtenBytes(req.requestBodyBuffers) ?? recoverBytes(raw, contentType, contentLength) });
     if (contentType.toLowerCase().startsWith("application/json")) headers["content-type"] = RAW_CONTENT_TYPE;
   };
 
@@ -93,24 +105,23 @@ export function interceptWithNock(handler: Handler): NockInterception {
       interceptors.push(interceptor);
       interceptor.reply(async function reply(this: nock.ReplyFnContext, uri: string) {
         const req = this.req as unknown as { headers: Record<string, string | string[]>; method: string };
-        const capture = captured.get(req) ?? { raw: "", contentType: "" };
+        const capture = captured.get(req) ?? { raw: "", contentType: "", exact: undefined };
         const headers = normalizeHeaders(req.headers);
         if (capture.contentType) headers["content-type"] = capture.contentType;
         const request: SimRequest = {
           method,
-          url: new URL(uri, origin),
+          // `uri` is the request target: a path such as `//v1/x` stays a path on this origin.
+          url: uri.startsWith("/") ? new URL(`${origin}${uri}`) : new URL(uri, origin),
           headers,
-          body: recoverBytes(capture.raw, capture.contentType),
+          body: capture.exact ?? recoverBytes(capture.raw, capture.contentType),
         };
         const response = await handler.handle(request);
-        const body = response.body === undefined ? "" : typeof response.body === "string" ? response.body : Buffer.from(response.body);
-        return [response.status, body, { ...response.headers }];
+        return replyOf(response, method === "HEAD");
       });
     }
     scopes.push(scope);
   }
 
-  let stopped = false;
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
@@ -119,7 +130,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
       scope.removeListener("request", onRequest);
     }
     for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
-    for (const origin of handler.origins) if (activeOrigins.get(origin) === owner) activeOrigins.delete(origin);
+    for (const origin of handler.origins) if (activeOrigins.get(origin)?.owner === owner) activeOrigins.delete(origin);
   };
   return {
     origins: handler.origins,
@@ -141,17 +152,50 @@ function normalizeHeaders(headers: Record<string, string | string[] | undefined>
 }
 
 /**
- * Recovers the exact request bytes from nock's string form. nock sends UTF-8 text as is and any
- * other bytes hex-encoded. A string is read as hex only when it is valid hex, its decoded bytes are
- * not valid UTF-8 (so nock would have hex-encoded them), and the content type is not textual.
+ * The response as nock's reply array: `[status, body, headers]`, with a `Content-Length` (as the
+ * local server sends), and no body for `HEAD` (the `Content-Length` of the `GET` body stays).
  */
-export function recoverBytes(raw: string, contentType: string): Uint8Array {
-  if (raw === "") return new Uint8Array();
-  const textual = /json|text|x-www-form-urlencoded|xml|x-infra-doubles-raw/i.test(contentType);
-  if (!textual && raw.length % 2 === 0 && /^[0-9a-f]+$/.test(raw)) {
-    const bytes = Buffer.from(raw, "hex");
-    const roundTrip = Buffer.from(bytes.toString("utf8"), "utf8");
-    if (!roundTrip.equals(bytes)) return new Uint8Array(bytes);
+function replyOf(response: SimResponse, head: boolean): [number, string | Buffer, Record<string, string>] {
+  const headers: Record<string, string> = { ...response.headers };
+  const body = response.body === undefined ? undefined : Buffer.from(response.body);
+  const names = Object.keys(headers).map((name) => name.toLowerCase());
+  if (body !== undefined && !names.includes("content-length") && !names.includes("transfer-encoding")) {
+    headers["content-length"] = String(body.length);
   }
-  return new Uint8Array(Buffer.from(raw, "utf8"));
+  return [response.status, head || body === undefined ? "" : body, headers];
+}
+
+/** The chunks nock 14 keeps on the request it built (`requestBodyBuffers`), joined; else undefined. */
+function writtenBytes(chunks: unknown): Uint8Array | undefined {
+  if (!Array.isArray(chunks) || !chunks.every((chunk) => Buffer.isBuffer(chunk))) return undefined;
+  return new Uint8Array(Buffer.concat(chunks as Buffer[]));
+}
+
+/**
+ * Recovers the exact request bytes from nock's string form, for nock versions that do not keep the
+ * written chunks. nock sends bytes that are valid UTF-8 as text and any other bytes hex-encoded.
+ *
+ * A declared `Content-Length` settles it: the text's UTF-8 length, or half the hex length. Without
+ * one, a string is read as hex only when it is valid hex, its decoded bytes are not valid UTF-8
+ * (so nock would have hex-encoded them), and the content type is not textual.
+ *
+ * @param raw - the body as nock hands it to its `request` event.
+ * @param contentType - the request's `Content-Type` ("" when none).
+ * @param contentLength - the request's `Content-Length` ("" when none).
+ * @example recoverBytes("1f8b", "application/octet-stream") // Uint8Array [0x1f, 0x8b]
+ */
+export function recoverBytes(raw: string, contentType: string, contentLength = ""): Uint8Array {
+  if (raw === "") return new Uint8Array();
+  const text = new Uint8Array(Buffer.from(raw, "utf8"));
+  const maybeHex = raw.length % 2 === 0 && /^[0-9a-f]+$/.test(raw);
+  if (!maybeHex) return text;
+  const hex = Buffer.from(raw, "hex");
+  const hexIsConsistent = !Buffer.from(hex.toString("utf8"), "utf8").equals(hex);
+  if (/^\d+$/.test(contentLength.trim())) {
+    const declared = Number(contentLength.trim());
+    if (declared === hex.length && declared !== text.length && hexIsConsistent) return new Uint8Array(hex);
+    return text;
+  }
+  const textual = /json|text|x-www-form-urlencoded|xml|x-infra-doubles-raw/i.test(contentType);
+  return !textual && hexIsConsistent ? new Uint8Array(hex) : text;
 }

@@ -24,6 +24,7 @@ export interface RouteMiss {
 /**
  * Finds the route for `method` and `url` among `mounts`.
  * @returns a match, a miss (under a mount, no route), or `undefined` when no mount owns the URL.
+ * @example matchRoute(handler.mounts, "GET", new URL("https://app.run-orchestration.test/api/v2/runs/run-1"))
  */
 export function matchRoute(
   mounts: readonly ServiceMount[],
@@ -90,7 +91,10 @@ export function nearestInCatalog(catalog: readonly string[], method: string, pat
   return [...new Set(scored.map((s) => s.label))].slice(0, limit);
 }
 
-/** A service's catalog: its own, or its route table without catch-all rows. */
+/**
+ * A service's catalog: its own, or its route table without catch-all rows.
+ * @example catalogOf(runsHttp, sim) // ["GET /runs/:run_id", "POST /runs", ...]
+ */
 export function catalogOf(service: HttpService, sim: Simulator): readonly string[] {
   if (service.catalog) return service.catalog(sim);
   return service.routes
@@ -98,7 +102,10 @@ export function catalogOf(service: HttpService, sim: Simulator): readonly string
     .flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method).map((m) => `${m} ${route.path}`));
 }
 
-/** Type guard for {@link RouteMatch}. */
+/**
+ * Type guard for {@link RouteMatch}.
+ * @example const result = matchRoute(mounts, "GET", url); if (result && isMatch(result)) result.params;
+ */
 export function isMatch(result: RouteMatch | RouteMiss): result is RouteMatch {
   return "route" in result;
 }
@@ -119,7 +126,10 @@ function relativePath(base: string, url: URL): string | undefined {
   return path.slice(prefix.length);
 }
 
-/** Matches a pattern like `/runs/:run_id` or `/mounts/*rest`; returns decoded params. */
+/**
+ * Matches a pattern like `/runs/:run_id` or `/mounts/*rest`; returns decoded params.
+ * @example matchPath("/runs/:run_id", "/runs/run-1") // { run_id: "run-1" }
+ */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
   const want = pattern.split("/").filter(Boolean);
   const have = path.split("/").filter(Boolean);

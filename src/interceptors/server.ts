@@ -32,7 +32,11 @@ export interface RunningServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** Header a client may set to send a method its HTTP stack cannot (e.g. `LIST`) as `GET`/`POST`. */
+/**
+ * Header a client may set on a `GET` to send `LIST` when its HTTP stack cannot send that method
+ * (`X-HTTP-Method-Override: LIST`). Any other method or value is ignored, as the real services
+ * ignore the header.
+ */
 export const METHOD_OVERRIDE_HEADER = "x-http-method-override";
 
 /**
@@ -41,7 +45,8 @@ export const METHOD_OVERRIDE_HEADER = "x-http-method-override";
  * built before the first request is answered.
  *
  * Any method that is an HTTP token is accepted, `LIST` included (from curl `-X LIST`, `fetch`, raw
- * sockets), as is `GET` with an `X-HTTP-Method-Override: LIST` header. Requests are routed under
+ * sockets), as is `GET` with an `X-HTTP-Method-Override: LIST` header (no other override is
+ * honoured). Requests are routed under
  * the server's own origin whatever their `Host` header says.
  *
  * @param handlerFor - builds the handler for the server's origin (`http://127.0.0.1:<port>`).
@@ -131,7 +136,9 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   }
   const original = headers[ORIGINAL_METHOD_HEADER];
   delete headers[ORIGINAL_METHOD_HEADER];
-  const override = headers[METHOD_OVERRIDE_HEADER];
+  // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
+  // becomes a DELETE here either.
+  const override = req.method === "GET" && headers[METHOD_OVERRIDE_HEADER]?.trim().toUpperCase() === "LIST" ? "LIST" : undefined;
   const method = (original ?? override ?? req.method ?? "GET").toUpperCase();
   const request: SimRequest = {
     method,

@@ -39,7 +39,7 @@ export interface DoublesCoreOptions {
   /** Seed of ids and secrets (default 1): same seed, same calls, same responses. */
   readonly seed?: number | string;
   readonly clock?: ClockOption;
-  /** Start time of a `"manual"` clock. */
+  /** Start time of the `"manual"` clock (refused with any other clock, which keeps its own time). */
   readonly start?: Instant;
   /** Base URLs per service key, for the nock transport (the server always uses its own origin). */
   readonly baseUrls?: Readonly<Record<string, BaseUrlOption>>;
@@ -61,8 +61,18 @@ export interface ListenOptions extends ServerOptions {
   readonly setup?: (origin: string) => void;
 }
 
-/** Builds the clock for a {@link ClockOption}. */
+/**
+ * Builds the clock for a {@link ClockOption}.
+ * @throws {UsageError} for an unknown option name, or a `start` given with another clock than
+ *   `"manual"` (it would be ignored).
+ * @example makeClock("manual", "2024-05-01T00:00:00Z") // a ManualClock
+ */
 export function makeClock(option: ClockOption = "manual", start?: Instant): Clock {
+  if (start !== undefined && option !== "manual") {
+    throw new UsageError(
+      `"start" sets the manual clock's first time; a ${typeof option === "string" ? `"${option}"` : "given"} clock keeps its own time (drop "start", or use clock: "manual")`,
+    );
+  }
   if (typeof option !== "string") return option;
   switch (option) {
     case "manual":
@@ -81,6 +91,10 @@ export function makeClock(option: ClockOption = "manual", start?: Instant): Cloc
 /**
  * One simulator with its services and transports. See `createDoubles()` for the typed, all-service
  * version users normally call.
+ *
+ * @example
+ * const doubles = new DoublesCore([runsPlugin], { seed: 1 });
+ * using _nock = doubles.intercept();
  */
 export class DoublesCore {
   readonly sim: Simulator;

@@ -6,6 +6,8 @@ export {
   AdvanceableClock,
   DEFAULT_START,
   GlobalDateClock,
+  MAX_EPOCH_MS,
+  clockDurationMs,
   ManualClock,
   SystemClock,
   toEpochMs,
@@ -13,7 +15,7 @@ export {
   type ClockListener,
   type Instant,
 } from "./kernel/clock.js";
-export { formatGoDuration, parseDuration, type Duration } from "./kernel/duration.js";
+export { MAX_GO_DURATION_MS, formatGoDuration, parseDuration, type Duration } from "./kernel/duration.js";
 export { DomainError, UsageError, isDomainError, type DomainErrorCode, type DomainErrorInit } from "./kernel/errors.js";
 export { IdSource, type IdState } from "./kernel/ids.js";
 export {

@@ -1,5 +1,6 @@
 import { execFileSync, execSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
+import http from "node:http";
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -49,6 +50,47 @@ describe("the built infra-doubles binary", () => {
       await expect(fetch(`${start.url}/_sim/clock`)).rejects.toThrow();
     });
   }
+
+  it("prints each service's base URL and credentials in the JSON line, and they work", async () => {
+    const run = serve(["serve", "--port", "0", "--json", "--seed", "3"]);
+    const start = JSON.parse(await run.firstLine) as {
+      url: string;
+      runs: { baseUrl: string; workspaceId: string; userToken: string };
+      accessControl: { baseUrl: string; bootstrapSecretId: string };
+      secrets: { baseUrl: string; rootToken: string };
+    };
+    expect(Object.keys(start)).toEqual(["url", "runs", "accessControl", "secrets"]);
+    const workspace = await fetch(`${start.runs.baseUrl}/workspaces/${start.runs.workspaceId}/runs`, { headers: { authorization: `Bearer ${start.runs.userToken}` } });
+    expect(workspace.status).toBe(200);
+    const self = await fetch(`${start.accessControl.baseUrl}/acl/token/self`, { headers: { "X-Acl-Token": start.accessControl.bootstrapSecretId } });
+    expect(self.status).toBe(200);
+    const roles = execFileSync("curl", ["-s", "-X", "LIST", "-H", `x-secrets-token: ${start.secrets.rootToken}`, `${start.secrets.baseUrl}/ssh/roles`]).toString();
+    expect(JSON.parse(roles)).toMatchObject({ data: { keys: ["ca-role", "otp-role"] } });
+    // A client holding an idle keep-alive connection does not keep the process from exiting.
+    const agent = new http.Agent({ keepAlive: true });
+    await new Promise<void>((resolve, reject) => {
+      http.get(`${start.url}/_sim/clock`, { agent }, (res) => {
+        res.resume();
+        res.on("end", resolve);
+      }).on("error", reject);
+    });
+    run.child.kill("SIGINT");
+    expect(await run.exit).toMatchObject({ code: 0, signal: null, stderr: "" });
+    agent.destroy();
+  });
+
+  it("prints usage on stdout and exits 0 for --help, and exits 1 with a message when the port is taken", async () => {
+    expect(execFileSync(process.execPath, [cli, "--help"]).toString()).toContain("Usage: infra-doubles serve");
+    const blocker = http.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    const run = serve(["serve", "--port", String(port)]);
+    run.firstLine.catch(() => undefined);
+    const exit = await run.exit;
+    await new Promise((resolve) => blocker.close(resolve));
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toMatch(/EADDRINUSE/);
+  });
 
   it("prints usage on stderr and exits 2 on an unknown flag", () => {
     let status: number | undefined;

@@ -64,6 +64,24 @@ describe("the /_sim/ clock", () => {
     expect((await call("GET", "/clock")).body).toMatchObject({ epochMs: START });
   });
 
+  it("refuses to advance past the latest time a Date can hold, and keeps serving at the old time", async () => {
+    const { call, base } = await start();
+    for (const body of ['{"by":"99999999999h"}', '{"by":1e300}', '{"by":8.64e15}']) {
+      const answer = await call("POST", "/clock/advance", body);
+      expect(answer, body).toMatchObject({ status: 400, body: { error: { status: 400, code: "invalid" } } });
+    }
+    expect((await call("GET", "/clock")).body).toMatchObject({ now: "2024-01-01T00:00:00.000Z", epochMs: START });
+    expect((await fetch(`${base}/things`, { method: "POST", body: '{"name":"still"}' })).status).toBe(201);
+  });
+
+  it("refuses a duration string without a unit, and moves by whole milliseconds", async () => {
+    const { call } = await start();
+    const unitless = await call("POST", "/clock/advance", '{"by":"600"}');
+    expect(unitless).toMatchObject({ status: 400, body: { error: { code: "invalid", message: expect.stringMatching(/"600ms", "90s"/) } } });
+    expect(await call("POST", "/clock/advance", '{"by":1.75}')).toMatchObject({ status: 200, body: { epochMs: START + 1 } });
+    expect(await call("POST", "/clock/advance", '{"by":"1500us"}')).toMatchObject({ status: 200, body: { epochMs: START + 2, now: "2024-01-01T00:00:00.002Z" } });
+  });
+
   it("answers 409 when the clock follows real time and cannot be advanced", async () => {
     const { call } = await start({ clock: "system" });
     const before = (await call("GET", "/clock")).body as { advanceable: boolean };

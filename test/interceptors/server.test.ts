@@ -160,11 +160,27 @@ describe("the local server and the LIST method", () => {
     const { base } = await start();
     const overridden = await fetch(`${base}/echo/o`, { method: "GET", headers: { "x-http-method-override": "LIST" } });
     expect(await overridden.json()).toMatchObject({ method: "LIST" });
+    const lowercase = await fetch(`${base}/echo/o`, { method: "GET", headers: { "x-http-method-override": "list" } });
+    expect(await lowercase.json()).toMatchObject({ method: "LIST" });
     const spoofed = await fetch(`${base}/things/none`, { headers: { [INTERNAL_HEADER]: "LIST" } });
     expect(spoofed.status).toBe(404);
     const echoed = await fetch(`${base}/echo/h`, { method: "LIST", headers: { [INTERNAL_HEADER]: "DELETE" } });
     const body = (await echoed.json()) as { method: string };
     expect(body.method).toBe("LIST");
+  });
+});
+
+describe("method overrides the real services ignore", () => {
+  it("never turns a POST into another method, nor a GET into anything but LIST", async () => {
+    const { base, doubles } = await start();
+    const posted = await fetch(`${base}/things`, { method: "POST", headers: { "x-http-method-override": "DELETE" }, body: '{"name":"kept"}' });
+    expect(posted.status).toBe(201);
+    const { id } = (await posted.json()) as { id: string };
+    const put = await fetch(`${base}/echo/o`, { method: "PUT", headers: { "x-http-method-override": "LIST" }, body: "x" });
+    expect(await put.json()).toMatchObject({ method: "PUT" });
+    const get = await fetch(`${base}/things/${id}`, { headers: { "x-http-method-override": "DELETE" } });
+    expect(get.status).toBe(200);
+    expect(doubles.sim.read("demo", (ctx) => Object.keys((ctx.state as { things: object }).things))).toEqual([id]);
   });
 });
 

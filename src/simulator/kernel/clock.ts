@@ -7,9 +7,21 @@
  * - {@link GlobalDateClock}: reads `Date.now()` on every call, so `vi.useFakeTimers()` and
  *   `vi.setSystemTime()` drive the simulator.
  * - {@link AdvanceableClock}: another clock plus an offset that only grows (the dev server's clock).
+ *
+ * Clock time is a whole number of milliseconds within the range a `Date` can hold
+ * (±8.64e15 ms): sub-millisecond parts of a move are dropped, and a move past the range is refused.
  */
+import { performance as realPerformance } from "node:perf_hooks";
 import { UsageError } from "./errors.js";
 import { parseDuration, type Duration } from "./duration.js";
+
+/*
+ * The real timer functions, taken when this module loads: fake timers installed later
+ * (`vi.useFakeTimers()` replaces `setTimeout` and `performance` on the global object) do not reach
+ * the clocks that follow real time.
+ */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
 
 /** Called with the new time (ms since the Unix epoch) after a clock is moved by hand. */
 export type ClockListener = (now: number) => void;
@@ -38,13 +50,19 @@ export type Instant = Date | number | string;
 /** The default start of a {@link ManualClock}: 2024-01-01T00:00:00.000Z. */
 export const DEFAULT_START = Date.UTC(2024, 0, 1);
 
+/** The latest time a `Date` can hold, ms since the epoch (+275760-09-13T00:00:00.000Z). */
+export const MAX_EPOCH_MS = 8.64e15;
+
 /**
- * Converts an {@link Instant} to milliseconds since the epoch.
- * @throws {UsageError} when the value is not a valid time.
+ * Converts an {@link Instant} to whole milliseconds since the epoch (a fractional number is
+ * truncated).
+ * @throws {UsageError} when the value is not a valid time, or lies outside the range of a `Date`
+ *   (±{@link MAX_EPOCH_MS}).
+ * @example toEpochMs("2024-01-01T00:00:00Z") // 1704067200000
  */
 export function toEpochMs(instant: Instant): number {
-  const ms = typeof instant === "number" ? instant : new Date(instant).getTime();
-  if (!Number.isFinite(ms)) throw new UsageError(`not a valid time: ${String(instant)}`);
+  const ms = typeof instant === "number" ? Math.trunc(instant) : new Date(instant).getTime();
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_EPOCH_MS) throw new UsageError(`not a valid time: ${String(instant)}`);
   return ms;
 }
 
@@ -81,14 +99,14 @@ export class ManualClock implements Clock {
 
   /**
    * Moves time forward.
-   * @param by - milliseconds or a duration string (`"90s"`, `"1h30m"`).
+   * @param by - milliseconds or a duration string with units (`"90s"`, `"1h30m"`, `"1.5h"`,
+   *   `"2d"`); sub-millisecond parts are dropped.
    * @returns the new time (ms since the epoch).
-   * @throws {UsageError} for a negative or invalid duration.
+   * @throws {UsageError} for a negative or invalid duration, a string without a unit (`"600"`:
+   *   write `"600ms"` or `"600s"`), or a move past {@link MAX_EPOCH_MS}.
    */
   advance(by: Duration): number {
-    const ms = parseDurationOrUsage(by);
-    if (ms < 0) throw new UsageError(`clock cannot go backwards (advance by ${String(by)})`);
-    this.current += ms;
+    this.current = movedBy(this.current, by);
     this.listeners.emit(this.current);
     return this.current;
   }
@@ -115,12 +133,16 @@ export class ManualClock implements Clock {
 }
 
 /**
- * Wall-clock time that fake timers cannot touch (it reads `performance.timeOrigin +
- * performance.now()`).
+ * Wall-clock time that fake timers cannot touch: it reads `node:perf_hooks`' `performance`
+ * (`timeOrigin + now()`) and wakes blocked reads with the real `setTimeout`, both taken when the
+ * library loads, before any `vi.useFakeTimers()`.
+ *
+ * @example
+ * const sim = new Simulator({ clock: new SystemClock(), services: [definition] });
  */
 export class SystemClock implements Clock {
   now(): number {
-    return Math.floor(performance.timeOrigin + performance.now());
+    return Math.floor(realPerformance.timeOrigin + realPerformance.now());
   }
   wakeAt(at: number, callback: () => void): () => void {
     return realTimer(at - this.now(), callback);
@@ -131,20 +153,38 @@ export class SystemClock implements Clock {
  * Reads `Date.now()` lazily on every call, so vitest's `vi.useFakeTimers()` / `vi.setSystemTime()`
  * (or any fake-timer library) drive the simulator.
  *
+ * A blocked read (a blocking query's `wait`) is woken through whatever `setTimeout` is installed
+ * when it starts waiting, so `vi.advanceTimersByTime()` releases it under fake timers and real
+ * time does without them. Because `vi.setSystemTime()` can move `Date.now()` without firing any
+ * timer, the wake-up never sleeps longer than one second before looking at `Date.now()` again.
+ *
  * @example
  * vi.useFakeTimers(); vi.setSystemTime("2024-01-01T00:00:00Z");
- * const sim = createSimulator({ clock: new GlobalDateClock() });
+ * const sim = new Simulator({ clock: new GlobalDateClock(), services: [definition] });
  * vi.advanceTimersByTime(600_000); // the simulator sees ten minutes pass
  */
 export class GlobalDateClock implements Clock {
   now(): number {
     return Date.now();
   }
+  wakeAt(at: number, callback: () => void): () => void {
+    const set = globalThis.setTimeout;
+    const clear = globalThis.clearTimeout;
+    const handle = set(callback, Math.min(Math.max(0, at - Date.now()), GLOBAL_WAKE_CAP_MS));
+    (handle as { unref?: () => unknown }).unref?.();
+    return () => clear(handle);
+  }
 }
+
+/** Longest sleep of a {@link GlobalDateClock} wake-up before it looks at `Date.now()` again, ms. */
+const GLOBAL_WAKE_CAP_MS = 1000;
 
 /**
  * Another clock plus an offset that can only grow: real time that a test or the dev server's
  * control API can push forward (`advance("30s")`).
+ * @example
+ * const clock = new AdvanceableClock(); // follows the wall clock
+ * clock.advance("30s"); // now() reads 30 s ahead of the wall clock from here on
  */
 export class AdvanceableClock implements Clock {
   private offset = 0;
@@ -157,36 +197,83 @@ export class AdvanceableClock implements Clock {
     return this.base.now() + this.offset;
   }
 
-  /** Moves time forward by `by` (ms or a duration string). @throws {UsageError} when negative. */
+  /**
+   * Moves time forward by `by` (ms or a duration string with units; sub-millisecond parts are
+   * dropped).
+   * @returns the new time (ms since the epoch).
+   * @throws {UsageError} for a negative or invalid duration, a string without a unit, or a move
+   *   past {@link MAX_EPOCH_MS}.
+   */
   advance(by: Duration): number {
-    const ms = parseDurationOrUsage(by);
-    if (ms < 0) throw new UsageError(`clock cannot go backwards (advance by ${String(by)})`);
-    this.offset += ms;
+    const base = this.base.now();
+    this.offset = movedBy(base + this.offset, by) - base;
     const now = this.now();
     this.listeners.emit(now);
     return now;
   }
 
+  /** Subscribes to {@link AdvanceableClock.advance} and to hand-made moves of the base clock. */
   onChange(listener: ClockListener): () => void {
-    return this.listeners.add(listener);
+    const own = this.listeners.add(listener);
+    const base = this.base.onChange?.(() => listener(this.now()));
+    return () => {
+      own();
+      base?.();
+    };
   }
 
+  /** Wakes through the base clock's own wake-up when it has one (fake timers), else a real timer. */
   wakeAt(at: number, callback: () => void): () => void {
+    if (this.base.wakeAt) return this.base.wakeAt(at - this.offset, callback);
     return realTimer(at - this.now(), callback);
   }
 }
 
-function parseDurationOrUsage(by: Duration): number {
+/**
+ * How far a clock move goes: milliseconds as a number, or a duration string with units (`"90s"`,
+ * `"1h30m"`, `"1.5h"`, `"2d"`, Go syntax plus days). Unlike the services' durations, a string
+ * without a unit (`"600"`) is refused: it is unclear whether it means ms or seconds.
+ *
+ * @returns whole milliseconds, at least 0 (sub-millisecond parts are dropped).
+ * @throws {UsageError} for a value that is not a duration, a string without a unit, or a
+ *   negative duration (clocks never go backwards).
+ * @example clockDurationMs("1h30m") // 5_400_000
+ */
+export function clockDurationMs(by: Duration): number {
+  let ms: number;
   try {
-    return parseDuration(by);
+    if (typeof by === "string" && /^\s*[+-]?\d+\s*$/.test(by) && Number(by) !== 0) throw new Error("missing unit");
+    ms = parseDuration(by);
   } catch {
-    throw new UsageError(`not a duration: ${JSON.stringify(by)} (use ms or a string like "90s", "1h30m")`);
+    throw new UsageError(
+      `not a duration: ${JSON.stringify(by)} (use milliseconds as a number, or a string with units like "600ms", "90s", "1h30m")`,
+    );
   }
+  if (ms < 0) throw new UsageError(`clock cannot go backwards (advance by ${String(by)})`);
+  return Math.trunc(ms);
 }
 
-/** The single real timer of the library: releases blocked reads on real-time clocks. */
+/**
+ * `from` moved forward by `by`, in whole milliseconds.
+ * @throws {UsageError} for a bad or negative duration, or a result past {@link MAX_EPOCH_MS}.
+ */
+function movedBy(from: number, by: Duration): number {
+  const to = from + clockDurationMs(by);
+  if (to > MAX_EPOCH_MS) {
+    throw new UsageError(`cannot advance by ${String(by)}: the clock would pass the latest time a Date can hold (+275760-09-13T00:00:00.000Z)`);
+  }
+  return to;
+}
+
+/** Longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days); Node fires longer ones at once. */
+const MAX_TIMER_DELAY_MS = 2_147_483_647;
+
+/**
+ * The real timer of the real-time clocks: releases blocked reads. Never keeps the process alive.
+ * A deadline further than {@link MAX_TIMER_DELAY_MS} wakes early, and the waiter sleeps again.
+ */
 function realTimer(delayMs: number, callback: () => void): () => void {
-  const handle = setTimeout(callback, Math.max(0, delayMs));
+  const handle = realSetTimeout(callback, Math.min(Math.max(0, delayMs), MAX_TIMER_DELAY_MS));
   handle.unref();
-  return () => clearTimeout(handle);
+  return () => realClearTimeout(handle);
 }

@@ -23,7 +23,12 @@ export function clonePlain<T>(value: T): T {
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype === Object.prototype || prototype === null) {
     const out: Record<string, unknown> = prototype === null ? Object.create(null) : {};
-    for (const key of Object.keys(value)) out[key] = clonePlain((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value)) {
+      const copy = clonePlain((value as Record<string, unknown>)[key]);
+      // A "__proto__" key (user data: metadata maps, secret keys) is an own property, not a prototype.
+      if (key === "__proto__") Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      else out[key] = copy;
+    }
     return out as T;
   }
   if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, clonePlain(v)])) as T;

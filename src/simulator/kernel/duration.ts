@@ -13,7 +13,8 @@ export type Duration = number | string;
 const UNIT_MS: Readonly<Record<string, number>> = Object.freeze({
   ns: 1e-6,
   us: 1e-3,
-  "µs": 1e-3,
+  "µs": 1e-3, // U+00B5 MICRO SIGN
+  "μs": 1e-3, // U+03BC GREEK SMALL LETTER MU (Go accepts both)
   ms: 1,
   s: 1000,
   m: 60_000,
@@ -21,7 +22,10 @@ const UNIT_MS: Readonly<Record<string, number>> = Object.freeze({
   d: 86_400_000,
 });
 
-const TOKEN = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d)/;
+const TOKEN = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h|d)/;
+
+/** Go's longest duration (2^63 - 1 ns), in ms: longer strings are refused as Go refuses them. */
+export const MAX_GO_DURATION_MS = 9_223_372_036_854.775;
 
 /**
  * Parses a duration string (Go syntax, optionally signed, units ns/us/ms/s/m/h and `d`) into
@@ -30,8 +34,11 @@ const TOKEN = /^(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h|d)/;
  * @param input - the duration string, or milliseconds as a number (returned unchanged).
  * @param options.largestUnit - refuse units larger than this one (`"h"` for the secrets service).
  * @returns milliseconds (may be fractional for sub-millisecond units).
- * @throws {DomainError} `invalid` when the string is not a duration.
+ * @throws {DomainError} `invalid` (message `time: invalid duration "<input>"`, Go's) when the
+ *   string is not a duration, or is longer than Go's longest duration (2^63 - 1 ns, about 292
+ *   years: {@link MAX_GO_DURATION_MS}).
  * @example parseDuration("1h30m") // 5_400_000
+ * @example parseDuration("1.5h") // 5_400_000; parseDuration("90s") // 90_000; parseDuration("") // throws
  */
 export function parseDuration(input: Duration, options: { largestUnit?: "h" | "d" } = {}): number {
   if (typeof input === "number") {
@@ -40,7 +47,11 @@ export function parseDuration(input: Duration, options: { largestUnit?: "h" | "d
   }
   const text = input.trim();
   if (text === "") throw invalidDuration(input);
-  if (/^[+-]?\d+$/.test(text)) return Number(text) * 1000;
+  if (/^[+-]?\d+$/.test(text)) {
+    const ms = Number(text) * 1000;
+    if (Math.abs(ms) > MAX_GO_DURATION_MS) throw invalidDuration(input);
+    return ms;
+  }
   let rest = text;
   let sign = 1;
   if (rest.startsWith("-") || rest.startsWith("+")) {
@@ -58,7 +69,7 @@ export function parseDuration(input: Duration, options: { largestUnit?: "h" | "d
     total += Number(amount) * (UNIT_MS[unit] ?? Number.NaN);
     rest = rest.slice(whole.length);
   }
-  if (!Number.isFinite(total)) throw invalidDuration(input);
+  if (!Number.isFinite(total) || total > MAX_GO_DURATION_MS) throw invalidDuration(input);
   return sign * total;
 }
 

@@ -88,7 +88,10 @@ function describe(init: DomainErrorInit): string {
   return `${init.service}: cannot ${init.operation}${target}${state}: ${init.message}`;
 }
 
-/** True when `value` is a {@link DomainError}. */
+/**
+ * True when `value` is a {@link DomainError}.
+ * @example if (isDomainError(error) && error.code === "not_found") return json(404, { errors: [] });
+ */
 export function isDomainError(value: unknown): value is DomainError {
   return value instanceof DomainError;
 }
@@ -96,6 +99,7 @@ export function isDomainError(value: unknown): value is DomainError {
 /**
  * An error in how the library is being used (bad arguments to a scenario call, a clock moved
  * backwards): not something the simulated service would answer. Prefixed `infra-doubles:`.
+ * @example throw new UsageError("clock cannot go backwards") // message "infra-doubles: clock cannot go backwards"
  */
 export class UsageError extends Error {
   constructor(message: string) {

@@ -5,6 +5,8 @@
  * Same seed, same calls: same ids, same secrets, same bytes.
  */
 
+import { UsageError } from "./errors.js";
+
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** The generator's state: four unsigned 32-bit words. */
@@ -40,8 +42,16 @@ export class IdSource {
     return t >>> 0;
   }
 
-  /** A uniform integer in `[0, bound)`. `bound` must be at most 2^32. */
+  /**
+   * A uniform integer in `[0, bound)`.
+   * @param bound - a whole number from 1 to 2^32 (0 or less gives 0).
+   * @throws {UsageError} when `bound` is not a whole number or is above 2^32 (no uniform draw
+   *   from one 32-bit word exists then).
+   */
   int(bound: number): number {
+    if (!Number.isInteger(bound) || bound > 0x1_0000_0000) {
+      throw new UsageError(`IdSource.int: the bound must be a whole number up to 2^32, got ${String(bound)}`);
+    }
     if (bound <= 0) return 0;
     const limit = Math.floor(0x1_0000_0000 / bound) * bound;
     let value = this.nextUint32();

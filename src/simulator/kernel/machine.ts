@@ -39,7 +39,10 @@ export function defineMachine<State extends string, Event extends string>(
   return deepFreeze(machine);
 }
 
-/** The target of `event` from `state`, or `undefined` when the table has no such row. */
+/**
+ * The target of `event` from `state`, or `undefined` when the table has no such row.
+ * @example lookupTransition(door, "shut", "open") // "open"
+ */
 export function lookupTransition<State extends string, Event extends string>(
   machine: Machine<State, Event>,
   state: State,
@@ -48,7 +51,10 @@ export function lookupTransition<State extends string, Event extends string>(
   return machine.states[state].on?.[event]?.target;
 }
 
-/** Whether `state` accepts `event`. */
+/**
+ * Whether `state` accepts `event`.
+ * @example accepts(door, "open", "open") // false
+ */
 export function accepts<State extends string, Event extends string>(
   machine: Machine<State, Event>,
   state: State,
@@ -61,6 +67,7 @@ export function accepts<State extends string, Event extends string>(
  * The target of `event` from `state`.
  * @throws {DomainError} `conflict` naming the machine, resource, state and event when the table
  * has no such row; `message` overrides the default wording.
+ * @example transition(runMachine, run.status, "apply", { resource: run.id, operation: "apply run" })
  */
 export function transition<State extends string, Event extends string>(
   machine: Machine<State, Event>,
@@ -82,7 +89,10 @@ export function transition<State extends string, Event extends string>(
   return target;
 }
 
-/** Every state reachable from the initial state through the table. */
+/**
+ * Every state reachable from the initial state through the table.
+ * @example reachableStates(door) // Set { "shut", "open" }
+ */
 export function reachableStates<State extends string, Event extends string>(
   machine: Machine<State, Event>,
   from: State = machine.initial,

@@ -27,7 +27,10 @@ export interface SchedulerState {
   moves: ScheduledMove[];
 }
 
-/** A fresh, empty schedule. */
+/**
+ * A fresh, empty schedule.
+ * @example const schedule = emptySchedule(); // { nextId: 1, moves: [] }
+ */
 export function emptySchedule(): SchedulerState {
   return { nextId: 1, moves: [] };
 }
@@ -35,6 +38,7 @@ export function emptySchedule(): SchedulerState {
 /**
  * Adds a move and keeps the schedule ordered.
  * @returns the move's id (for {@link cancelMove}).
+ * @example scheduleMove(schedule, { due: now + 30_000, service: "runs", kind: "run.phase-done", payload: "run-1" }) // 1
  */
 export function scheduleMove(
   state: SchedulerState,
@@ -45,7 +49,10 @@ export function scheduleMove(
   return id;
 }
 
-/** Puts a move (back) in its place: after every move due earlier or at the same time with a smaller id. */
+/**
+ * Puts a move (back) in its place: after every move due earlier or at the same time with a smaller id.
+ * @example insertMove(schedule, cancelMove(schedule, id)!) // back in its place
+ */
 export function insertMove(state: SchedulerState, entry: ScheduledMove): void {
   let low = 0;
   let high = state.moves.length;
@@ -58,14 +65,20 @@ export function insertMove(state: SchedulerState, entry: ScheduledMove): void {
   state.moves.splice(low, 0, entry);
 }
 
-/** Removes a move; returns the removed move, or undefined when it was no longer scheduled. */
+/**
+ * Removes a move; returns the removed move, or undefined when it was no longer scheduled.
+ * @example cancelMove(schedule, 1) // the move, or undefined when it already fired
+ */
 export function cancelMove(state: SchedulerState, id: number): ScheduledMove | undefined {
   const index = state.moves.findIndex((move) => move.id === id);
   if (index < 0) return undefined;
   return state.moves.splice(index, 1)[0];
 }
 
-/** Removes and returns the earliest move due at or before `until`, if any. */
+/**
+ * Removes and returns the earliest move due at or before `until`, if any.
+ * @example for (let m = takeDue(schedule, now); m; m = takeDue(schedule, now)) fire(m);
+ */
 export function takeDue(state: SchedulerState, until: number): ScheduledMove | undefined {
   const first = state.moves[0];
   if (first === undefined || first.due > until) return undefined;

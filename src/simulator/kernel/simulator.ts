@@ -133,9 +133,17 @@ export class Simulator {
       this.states.set(definition.name, definition.initialState({ now: this.lastNow, ids: this.ids }));
     }
     this.initial = this.snapshot();
-    this.clock.onChange?.(() => {
-      this.catchUp();
-      this.releaseWaiters();
+    // A clock shared by many simulators (one per test) must not keep the old ones alive: the
+    // listener holds the simulator weakly and removes itself once the simulator is gone.
+    const self = new WeakRef(this);
+    const unsubscribe = this.clock.onChange?.(() => {
+      const sim = self.deref();
+      if (sim === undefined) {
+        unsubscribe?.();
+        return;
+      }
+      sim.catchUp();
+      sim.releaseWaiters();
     });
   }
 
@@ -226,16 +234,28 @@ export class Simulator {
       const waiter: Waiter = { since, until, resolve, cancelWake: undefined };
       const finish = (): void => {
         waiter.cancelWake?.();
+        waiter.cancelWake = undefined;
+        signal?.removeEventListener("abort", finish);
         this.waiters.delete(waiter);
         resolve();
       };
       waiter.resolve = finish;
-      waiter.cancelWake = this.clock.wakeAt?.(until, () => {
-        this.catchUp();
-        this.releaseWaiters();
-      });
-      signal?.addEventListener("abort", finish, { once: true });
+      // A timer may fire a little before the clock reads `until` (real timers round, and a
+      // fake-timers clock looks again at most every second): wake up again until it does.
+      const arm = (): void => {
+        waiter.cancelWake = this.clock.wakeAt?.(until, () => {
+          waiter.cancelWake = undefined;
+          try {
+            this.catchUp();
+          } finally {
+            this.releaseWaiters();
+          }
+          if (this.waiters.has(waiter)) arm();
+        });
+      };
       this.waiters.add(waiter);
+      signal?.addEventListener("abort", finish, { once: true });
+      arm();
     });
   }
 
@@ -264,9 +284,17 @@ export class Simulator {
 
   /**
    * Puts back a state taken by {@link Simulator.snapshot}. Time does not go back: the clock is not
-   * touched, and simulator time stays at least where it is.
+   * touched, and simulator time stays at least where it is (moves that fell due in between fire
+   * on the next catch-up, at the current time). Blocked reads are released to look again.
+   * @throws {UsageError} when the snapshot comes from a simulator with other services.
    */
   restore(snapshot: SimulatorSnapshot): void {
+    const names = Object.keys(snapshot.services ?? {});
+    if (names.length !== this.definitions.size || names.some((name) => !this.definitions.has(name))) {
+      throw new UsageError(
+        `this snapshot holds the services ${JSON.stringify(names)}, but this simulator runs ${JSON.stringify(this.services)}: restore a snapshot taken from a simulator with the same services`,
+      );
+    }
     const copy = structuredClone(snapshot);
     this.states = new Map(Object.entries(copy.services));
     this.schedule = copy.schedule;
@@ -300,7 +328,8 @@ export class Simulator {
         this.ids.load(savedIds);
         this.blobSeq = savedBlobSeq;
         for (const id of undo.added) cancelMove(this.schedule, id);
-        for (const move of undo.cancelled) insertMove(this.schedule, move);
+        // A move both scheduled and cancelled by this operation never existed before it.
+        for (const move of undo.cancelled) if (move.id < savedNextMove) insertMove(this.schedule, move);
         this.schedule.nextId = savedNextMove;
         for (const key of undo.addedBlobs) this.blobs.delete(key);
         for (const [key, bytes] of undo.droppedBlobs) this.blobs.set(key, bytes);
@@ -344,7 +373,8 @@ export class Simulator {
       },
       dropBlob: (key) => {
         const bytes = this.blobs.get(key);
-        if (bytes !== undefined && !undo.droppedBlobs.has(key)) undo.droppedBlobs.set(key, bytes);
+        // Bytes stored by this same operation are not put back by a rollback: they never existed.
+        if (bytes !== undefined && !undo.droppedBlobs.has(key) && !undo.addedBlobs.includes(key)) undo.droppedBlobs.set(key, bytes);
         this.blobs.delete(key);
       },
     };
@@ -363,7 +393,11 @@ export class Simulator {
   }
 }
 
-/** Parses a duration for simulator-facing APIs (ms or a duration string). */
+/**
+ * Parses a duration for simulator-facing APIs (ms or a duration string).
+ * @throws {DomainError} `invalid` when `by` is not a duration.
+ * @example durationMs("1h30m") // 5_400_000
+ */
 export function durationMs(by: Duration): number {
   return parseDuration(by);
 }
