@@ -7,6 +7,7 @@
  * key is the one reported, and an empty body is `EOF`.
  */
 import { DomainError } from "../../simulator/kernel/errors.js";
+import { goJsonSyntaxMessage } from "../go-json-syntax.js";
 import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
 import { goQuote } from "../../simulator/access-control/selector/go-string.js";
 
@@ -55,7 +56,7 @@ export class GoObject {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      throw fail(syntaxMessage(text, error));
+      throw fail(goJsonSyntaxMessage(text, error));
     }
     if (parsed === null) return new GoObject({}, struct, fail, options);
     if (typeof parsed !== "object" || Array.isArray(parsed)) {
@@ -236,19 +237,6 @@ function jsonType(value: unknown): string {
   if (typeof value === "boolean") return "bool";
   if (typeof value === "object") return "object";
   return typeof value;
-}
-
-function syntaxMessage(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(message);
-  const at = position ? Number(position[1]) : text.length;
-  if (/end of (JSON )?input|Unterminated/i.test(message) || at >= text.trimEnd().length) return "unexpected EOF";
-  const ch = text.charAt(at);
-  const before = text.slice(0, at).trimEnd().slice(-1);
-  const context = before === "{" || (before === "," && /"\s*:/.test(text.slice(0, at)) && !/\[[^\]]*$/.test(text.slice(0, at)))
-    ? "looking for beginning of object key string"
-    : "looking for beginning of value";
-  return `invalid character '${ch}' ${context}`;
 }
 
 /** A 400 error builder with the endpoint's decoding prefix, e.g. `Token decoding failed`. */

@@ -5,6 +5,7 @@
  * FIDELITY.md "Secrets": booleans parse like Go's `strconv.ParseBool`, bad values are a 400;
  * listing is `LIST` or `GET` with `?list=true`.
  */
+import { goJsonSyntaxMessage } from "../go-json-syntax.js";
 import { bodyText, type SimRequest } from "../http.js";
 import { badRequest, secretsError } from "../../simulator/secrets/errors.js";
 
@@ -85,7 +86,7 @@ export function requestData(request: SimRequest, operation: Operation): Record<s
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw badRequest("parse request body", `failed to parse JSON input: ${(error as Error).message}`);
+    throw badRequest("parse request body", `failed to parse JSON input: ${goJsonSyntaxMessage(text, error)}`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     const kind = Array.isArray(parsed) ? "array" : parsed === null ? "null" : typeof parsed;

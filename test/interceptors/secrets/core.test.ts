@@ -189,6 +189,13 @@ describeEachTransport("secrets: core routing, envelope and errors", (t) => {
       expect(response.status).toBe(400);
       expect((await response.json()).errors[0]).toMatch(/^failed to parse JSON input: /);
     }
+    for (const [body, message] of [
+      ['{"value":', "failed to parse JSON input: unexpected EOF"],
+      ['{"value": x}', "failed to parse JSON input: invalid character 'x' looking for beginning of value"],
+    ] as const) {
+      const response = await call("POST", "/items/items/a", { body });
+      expect((await response.json()).errors).toEqual([message]); // Go's encoding/json wording
+    }
     const invalid = await call("POST", "/items/items/a", { body: { nothing: 1 } });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toEqual({ errors: ["missing value"] });

@@ -1,0 +1,166 @@
+/**
+ * Go's `encoding/json` syntax-error wording, for services written in Go (access control,
+ * secrets). JavaScript's `JSON.parse` messages differ between Node versions and often carry no
+ * position, so the body is scanned here the way Go's scanner reads it, and the first error is
+ * worded as Go words it: `unexpected EOF`, `invalid character 'x' looking for beginning of value`,
+ * `... looking for beginning of object key string`, `... after object key`, `... after object
+ * key:value pair`, `... after array element`, `... after top-level value`, `... in string literal`,
+ * `... in literal true (expecting 'r')`, `... in numeric literal`.
+ */
+
+class GoSyntaxError extends Error {}
+
+/**
+ * The Go `encoding/json` message for a body `JSON.parse` refused.
+ * @param text - the body as text.
+ * @param _error - what `JSON.parse(text)` threw (unused: the body is scanned instead).
+ * @returns e.g. `unexpected EOF`, `invalid character 'x' looking for beginning of value`.
+ * @example goJsonSyntaxMessage('{"a": x}', new SyntaxError()) // "invalid character 'x' looking for beginning of value"
+ */
+export function goJsonSyntaxMessage(text: string, _error?: unknown): string {
+  try {
+    const scanner = new Scanner(text);
+    scanner.value();
+    scanner.skipSpace();
+    if (scanner.pos < text.length) scanner.fail("after top-level value");
+    return "unexpected EOF";
+  } catch (error) {
+    if (error instanceof GoSyntaxError) return error.message;
+    throw error;
+  }
+}
+
+class Scanner {
+  pos = 0;
+  constructor(private readonly text: string) {}
+
+  fail(context: string): never {
+    if (this.pos >= this.text.length) throw new GoSyntaxError("unexpected EOF");
+    throw new GoSyntaxError(`invalid character ${quoteChar(this.text.charAt(this.pos))} ${context}`);
+  }
+
+  skipSpace(): void {
+    while (this.pos < this.text.length && " \t\r\n".includes(this.text.charAt(this.pos))) this.pos++;
+  }
+
+  value(): void {
+    this.skipSpace();
+    const ch = this.text.charAt(this.pos);
+    if (ch === "{") return this.object();
+    if (ch === "[") return this.array();
+    if (ch === '"') return this.string();
+    if (ch === "-" || (ch >= "0" && ch <= "9")) return this.number();
+    for (const literal of ["true", "false", "null"]) {
+      if (ch === literal[0]) return this.literal(literal);
+    }
+    this.fail("looking for beginning of value");
+  }
+
+  private object(): void {
+    this.pos++;
+    this.skipSpace();
+    if (this.text.charAt(this.pos) === "}") {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.skipSpace();
+      if (this.text.charAt(this.pos) !== '"') this.fail("looking for beginning of object key string");
+      this.string();
+      this.skipSpace();
+      if (this.text.charAt(this.pos) !== ":") this.fail("after object key");
+      this.pos++;
+      this.value();
+      this.skipSpace();
+      const next = this.text.charAt(this.pos);
+      if (next === "}") {
+        this.pos++;
+        return;
+      }
+      if (next !== ",") this.fail("after object key:value pair");
+      this.pos++;
+    }
+  }
+
+  private array(): void {
+    this.pos++;
+    this.skipSpace();
+    if (this.text.charAt(this.pos) === "]") {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.value();
+      this.skipSpace();
+      const next = this.text.charAt(this.pos);
+      if (next === "]") {
+        this.pos++;
+        return;
+      }
+      if (next !== ",") this.fail("after array element");
+      this.pos++;
+    }
+  }
+
+  private string(): void {
+    this.pos++;
+    while (this.pos < this.text.length) {
+      const ch = this.text.charAt(this.pos);
+      if (ch === '"') {
+        this.pos++;
+        return;
+      }
+      if (ch < " ") this.fail("in string literal");
+      if (ch === "\\") {
+        this.pos++;
+        const escape = this.text.charAt(this.pos);
+        if (escape === "u") {
+          for (let i = 1; i <= 4; i++) {
+            this.pos++;
+            if (!/[0-9a-fA-F]/.test(this.text.charAt(this.pos))) this.fail("in \\u hexadecimal character escape");
+          }
+        } else if (!'"\\/bfnrt'.includes(escape) || escape === "") {
+          this.fail("in string escape code");
+        }
+      }
+      this.pos++;
+    }
+    this.fail("in string literal");
+  }
+
+  private number(): void {
+    if (this.text.charAt(this.pos) === "-") this.pos++;
+    const digits = (): number => {
+      const start = this.pos;
+      while (/[0-9]/.test(this.text.charAt(this.pos))) this.pos++;
+      return this.pos - start;
+    };
+    if (this.text.charAt(this.pos) === "0") this.pos++;
+    else if (digits() === 0) this.fail("in numeric literal");
+    if (this.text.charAt(this.pos) === ".") {
+      this.pos++;
+      if (digits() === 0) this.fail("after decimal point in numeric literal");
+    }
+    if (/[eE]/.test(this.text.charAt(this.pos))) {
+      this.pos++;
+      if (/[+-]/.test(this.text.charAt(this.pos))) this.pos++;
+      if (digits() === 0) this.fail("in exponent of numeric literal");
+    }
+  }
+
+  private literal(word: string): void {
+    for (let i = 0; i < word.length; i++) {
+      if (this.text.charAt(this.pos) !== word[i]) this.fail(`in literal ${word} (expecting ${quoteChar(word[i] ?? "")})`);
+      this.pos++;
+    }
+  }
+}
+
+/** Go's `quoteChar`: `'x'`, with `'\''` and `'"'` as Go writes them. */
+function quoteChar(ch: string): string {
+  if (ch === "'") return "'\\''";
+  if (ch === '"') return "'\"'";
+  const code = ch.codePointAt(0) ?? 0;
+  if (code < 0x20) return `'\\x${code.toString(16).padStart(2, "0")}'`;
+  return `'${ch}'`;
+}
