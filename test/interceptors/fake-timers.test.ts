@@ -70,9 +70,9 @@ describe('createDoubles({ clock: "fake-timers" })', () => {
     const pending = list(`?index=${index}&wait=5m`);
     while (doubles?.sim.pendingWaiters === 0) await new Promise((resolve) => setImmediate(resolve));
     vi.setSystemTime("2024-03-01T00:06:00Z");
-    const started = performance.now();
+    // Answered within the test's timeout, not after five real minutes: the wake-up looks at
+    // Date.now() every second.
     expect((await pending).status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(2_500); // the wake-up looks at Date.now() every second
   });
 
   it("revokes a token whose expiration time the system time jumps past", async () => {
