@@ -7,6 +7,7 @@
  * key is the one reported, and an empty body is `EOF`.
  */
 import { DomainError } from "../../simulator/kernel/errors.js";
+import { GoDurationError, parseGoDurationStrict } from "../../simulator/kernel/go-duration.js";
 import { goJsonSyntaxMessage } from "../go-json-syntax.js";
 import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
 import { goQuote } from "../../simulator/access-control/selector/go-string.js";
@@ -210,24 +211,21 @@ export function parseRfc3339(text: string): number | undefined {
   return base + ms - offset;
 }
 
-const GO_DURATION = /^[-+]?(0|((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
-
-const UNIT_NS: Readonly<Record<string, number>> = { ns: 1, us: 1e3, "µs": 1e3, "μs": 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
 /**
- * Parses a Go duration string (`60s`, `5m`, `1h30m`, `-2s`) to milliseconds.
- * @returns milliseconds (possibly fractional), or `undefined` when the text is not a Go duration.
+ * Parses a Go duration string (`60s`, `5m`, `1h30m`, `-2s`) to milliseconds: Go's
+ * `time.ParseDuration` (the kernel's {@link parseGoDurationStrict}), for `ExpirationTTL` and the
+ * blocking-query `wait`.
+ * @returns milliseconds (possibly fractional), or `undefined` when the text is not a Go duration
+ *   (including one longer than Go's longest, 2^63 - 1 ns).
+ * @example parseGoDuration("1h30m") // 5_400_000; parseGoDuration("10") // undefined
  */
 export function parseGoDuration(text: string): number | undefined {
-  if (!GO_DURATION.test(text)) return undefined;
-  const sign = text.startsWith("-") ? -1 : 1;
-  const body = text.replace(/^[-+]/, "");
-  if (body === "0") return 0;
-  let ns = 0;
-  for (const part of body.matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) {
-    ns += Number(part[1]) * (UNIT_NS[part[2] ?? ""] ?? Number.NaN);
+  try {
+    return parseGoDurationStrict(text);
+  } catch (error) {
+    if (error instanceof GoDurationError) return undefined;
+    throw error;
   }
-  return Number.isFinite(ns) ? (sign * ns) / 1e6 : undefined;
 }
 
 /** Go's name of a JSON value's type in unmarshal errors. */

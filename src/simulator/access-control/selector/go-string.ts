@@ -4,6 +4,10 @@
  * and pigeon's `line:col (offset)` positions (columns count runes, offsets count UTF-8 bytes).
  */
 
+import { goQuote } from "../../kernel/go-quote.js";
+
+export { goQuote };
+
 const REPLACEMENT = 0xfffd;
 
 /** The code points of `text`; a lone surrogate reads as U+FFFD, like invalid UTF-8 in Go. */
@@ -108,35 +112,6 @@ export function goUnquote(literal: string): string | undefined {
     return undefined;
   }
   return decoder.decode(new Uint8Array(bytes));
-}
-
-/** True for the runes Go's `unicode.IsPrint` accepts (letters, marks, numbers, punctuation, symbols, ASCII space). */
-function isPrint(cp: number): boolean {
-  if (cp === 0x20) return true;
-  return /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(String.fromCodePoint(cp));
-}
-
-/** Go's `strconv.Quote` (what `%q` prints for a string). */
-export function goQuote(text: string): string {
-  let out = '"';
-  for (const cp of codePoints(text)) {
-    switch (cp) {
-      case 7: out += "\\a"; continue;
-      case 8: out += "\\b"; continue;
-      case 12: out += "\\f"; continue;
-      case 10: out += "\\n"; continue;
-      case 13: out += "\\r"; continue;
-      case 9: out += "\\t"; continue;
-      case 11: out += "\\v"; continue;
-      case 0x5c: out += "\\\\"; continue;
-      case 0x22: out += '\\"'; continue;
-    }
-    if (isPrint(cp)) out += String.fromCodePoint(cp);
-    else if (cp < 0x20 || cp === 0x7f) out += "\\x" + cp.toString(16).padStart(2, "0");
-    else if (cp < 0x10000) out += "\\u" + cp.toString(16).padStart(4, "0");
-    else out += "\\U" + cp.toString(16).padStart(8, "0");
-  }
-  return out + '"';
 }
 
 /**

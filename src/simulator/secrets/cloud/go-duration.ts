@@ -1,76 +1,25 @@
 /**
  * Durations exactly as the real (Go) service reads them, with its own error strings:
  * - {@link goParseDuration}: Go's `time.ParseDuration` (units `ns us µs ms s m h`, hour the largest;
- *   a bare number other than `0` is "missing unit"), used by `config/lease`;
+ *   a bare number other than `0` is "missing unit"), used by `config/lease`: the kernel's parser;
  * - {@link parseDurationSeconds}: the service's "duration in seconds" fields (`ttl`,
  *   `default_sts_ttl`, `max_sts_ttl`, `rotation_period`): an integer number of seconds, an integer
  *   string, `<n>d` days, or a Go duration string; fractions of a second are dropped.
  */
+import { GoDurationError, MAX_GO_DURATION_NS, parseGoDurationStrict } from "../../kernel/go-duration.js";
 import { goQuote } from "./go-format.js";
 
-/**
- * A duration the Go service would refuse; `message` is Go's own (e.g. `time: missing unit in duration "10"`).
- * @example new GoDurationError('time: missing unit in duration "10"')
- */
-export class GoDurationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "GoDurationError";
-  }
-}
-
-const UNIT_NS: Readonly<Record<string, bigint>> = {
-  ns: 1n,
-  us: 1_000n,
-  "\u00b5s": 1_000n,
-  "\u03bcs": 1_000n,
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
-
-/** Go's largest duration: 2^63 - 1 ns. */
-const MAX_NS = 2n ** 63n - 1n;
+export { GoDurationError };
 
 /**
- * Go's `time.ParseDuration`.
+ * Go's `time.ParseDuration` (the kernel's {@link parseGoDurationStrict}; no `d` unit).
  * @returns milliseconds (fractional below a millisecond).
  * @throws {GoDurationError} `time: invalid duration "x"`, `time: missing unit in duration "10"`,
  *   `time: unknown unit "d" in duration "1d"`.
  * @example goParseDuration("1h30m") // 5_400_000
  */
 export function goParseDuration(input: string): number {
-  const invalid = (): GoDurationError => new GoDurationError(`time: invalid duration ${goQuote(input)}`);
-  let rest = input;
-  let negative = false;
-  if (rest.startsWith("-") || rest.startsWith("+")) {
-    negative = rest.startsWith("-");
-    rest = rest.slice(1);
-  }
-  if (rest === "0") return 0;
-  if (rest === "") throw invalid();
-  let totalNs = 0n;
-  while (rest !== "") {
-    if (!/^[0-9.]/.test(rest)) throw invalid();
-    const number = /^(\d*)(?:\.(\d*))?/.exec(rest);
-    const whole = number?.[1] ?? "";
-    const fraction = number?.[2];
-    if (whole === "" && (fraction === undefined || fraction === "")) throw invalid();
-    rest = rest.slice(number?.[0].length ?? 0);
-    const unitMatch = /^[^0-9.]+/.exec(rest);
-    if (unitMatch === null) throw new GoDurationError(`time: missing unit in duration ${goQuote(input)}`);
-    const unit = unitMatch[0];
-    rest = rest.slice(unit.length);
-    const scale = UNIT_NS[unit];
-    if (scale === undefined) throw new GoDurationError(`time: unknown unit ${goQuote(unit)} in duration ${goQuote(input)}`);
-    totalNs += BigInt(whole || "0") * scale;
-    if (fraction) totalNs += (BigInt(fraction) * scale) / 10n ** BigInt(fraction.length);
-    if (totalNs > MAX_NS) throw invalid();
-  }
-  // Whole milliseconds exactly, plus the nanoseconds below them.
-  const ms = Number(totalNs / 1_000_000n) + Number(totalNs % 1_000_000n) / 1e6;
-  return negative ? -ms : ms;
+  return parseGoDurationStrict(input);
 }
 
 /**
@@ -107,7 +56,7 @@ export function parseDurationSeconds(input: unknown): number {
 }
 
 /** The longest Go duration in whole seconds (2^63 - 1 ns). */
-export const MAX_DURATION_SECONDS = Number(MAX_NS / 1_000_000_000n);
+export const MAX_DURATION_SECONDS = Number(MAX_GO_DURATION_NS / 1_000_000_000n);
 
 /**
  * Go's `strconv.ParseInt(text, 10, 64)` for a decimal integer text (sign allowed).
@@ -116,8 +65,8 @@ export const MAX_DURATION_SECONDS = Number(MAX_NS / 1_000_000_000n);
  */
 export function goParseInt64(text: string): bigint {
   const value = BigInt(text.startsWith("+") ? text.slice(1) : text);
-  // MAX_NS is also int64's largest value.
-  if (value > MAX_NS || value < -MAX_NS - 1n) throw new GoDurationError(`strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
+  // MAX_GO_DURATION_NS is also int64's largest value.
+  if (value > MAX_GO_DURATION_NS || value < -MAX_GO_DURATION_NS - 1n) throw new GoDurationError(`strconv.ParseInt: parsing ${goQuote(text)}: value out of range`);
   return value;
 }
 

@@ -7,6 +7,10 @@
  * templates are Go `text/template` programs whose `printf` is `fmt.Sprintf`.
  */
 
+import { goQuote } from "../../kernel/go-quote.js";
+
+export { goQuote };
+
 /**
  * A record value a template reads fields from (Go: a struct such as `UsernameMetadata`).
  * @example new TemplateRecord("aws.UsernameMetadata", { Type: "IAM", DisplayName: "root", PolicyName: "deploy" })
@@ -40,58 +44,6 @@ export function goTypeName(value: TemplateValue): string {
   return Number.isInteger(value) ? "int" : "float64";
 }
 
-/**
- * Go's `strconv.Quote`: double quotes, `\n`/`\t`/`\"`/`\\` escapes, `\xNN` for other control
- * bytes, `\uNNNN` for non-printable code points; printable Unicode is kept.
- * @example goQuote('a "b"\n') // '"a \\"b\\"\\n"'
- */
-export function goQuote(text: string): string {
-  let out = '"';
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    switch (char) {
-      case '"':
-        out += '\\"';
-        continue;
-      case "\\":
-        out += "\\\\";
-        continue;
-      case "\u0007":
-        out += "\\a";
-        continue;
-      case "\b":
-        out += "\\b";
-        continue;
-      case "\f":
-        out += "\\f";
-        continue;
-      case "\n":
-        out += "\\n";
-        continue;
-      case "\r":
-        out += "\\r";
-        continue;
-      case "\t":
-        out += "\\t";
-        continue;
-      case "\v":
-        out += "\\v";
-        continue;
-    }
-    if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else if (code >= 0x80 && !isPrintable(code)) {
-      out += code > 0xffff ? `\\U${code.toString(16).padStart(8, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
-    } else out += char;
-  }
-  return `${out}"`;
-}
-
-function isPrintable(code: number): boolean {
-  if (code >= 0x80 && code < 0xa0) return false;
-  if (code >= 0xd800 && code <= 0xdfff) return false;
-  if (code === 0xfffe || code === 0xffff) return false;
-  return !/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u.test(String.fromCodePoint(code));
-}
 
 /**
  * Go's default (`%v`) text of a template value; `nil` prints as `<nil>`.
