@@ -1,6 +1,6 @@
 /**
  * Token operations: create, read (plain or expanded), self, update, clone, delete, list, and the
- * expiry move that revokes a token once the simulator clock passes its ExpirationTime.
+ * expiry move that revokes a token when the simulator clock reaches its ExpirationTime.
  *
  * Spec: access-control.md "Token endpoints", "Update rules", "Create rules", "Limits",
  * "Authentication"; FIDELITY.md "Access control" (wording of each refusal).
@@ -453,8 +453,8 @@ export function listTokens(ctx: ReadContext<AccessControlState>, scope: RequestS
 }
 
 /**
- * The expiry move: revokes the token once its ExpirationTime has passed (scheduled 1 ms after it).
- * @example expireToken(ctx, accessorId) // no-op unless its ExpirationTime has passed
+ * The expiry move: revokes the token when the clock reaches its ExpirationTime (scheduled at it).
+ * @example expireToken(ctx, accessorId) // no-op unless its ExpirationTime has been reached
  */
 export function expireToken(ctx: Ctx, accessorId: string): void {
   delete ctx.state.expiryMoves[accessorId];
