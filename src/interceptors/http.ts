@@ -88,6 +88,24 @@ export interface ServiceMount {
 }
 
 /**
+ * The headers a transport sends for `response`: its own, plus a `Content-Length` whenever the
+ * length is known and the status may carry one (the body's byte length, `0` for a response
+ * without a body; none for 1xx, 204 and 304, which never have a body, nor when the service set
+ * `Content-Length` or `Transfer-Encoding` itself). Go's net/http, which the real services run
+ * on, sends these small answers the same way rather than chunked.
+ * @param body - the body as the transport will send it (bytes), `undefined` for none.
+ * @example withContentLength({ status: 202, headers: {} }, undefined) // { "content-length": "0" }
+ */
+export function withContentLength(response: SimResponse, body: Uint8Array | undefined): Record<string, string> {
+  const headers: Record<string, string> = { ...response.headers };
+  const names = Object.keys(headers).map((name) => name.toLowerCase());
+  if (names.includes("content-length") || names.includes("transfer-encoding")) return headers;
+  if (response.status < 200 || response.status === 204 || response.status === 304) return headers;
+  headers["content-length"] = String(body?.length ?? 0);
+  return headers;
+}
+
+/**
  * JSON response helper.
  * @example json(201, { id: "thing-1" }) // { status: 201, headers: { "content-type": "application/json" }, body: '{"id":"thing-1"}' }
  */

@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 import type nock from "nock";
 import { UsageError } from "../simulator/kernel/errors.js";
 import type { Handler } from "./handler.js";
-import type { SimRequest, SimResponse } from "./http.js";
+import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 
 /**
  * nock is loaded on the first interception, not on import: loading nock activates its request
@@ -156,12 +156,8 @@ function normalizeHeaders(headers: Record<string, string | string[] | undefined>
  * local server sends), and no body for `HEAD` (the `Content-Length` of the `GET` body stays).
  */
 function replyOf(response: SimResponse, head: boolean): [number, string | Buffer, Record<string, string>] {
-  const headers: Record<string, string> = { ...response.headers };
   const body = response.body === undefined ? undefined : Buffer.from(response.body);
-  const names = Object.keys(headers).map((name) => name.toLowerCase());
-  if (body !== undefined && !names.includes("content-length") && !names.includes("transfer-encoding")) {
-    headers["content-length"] = String(body.length);
-  }
+  const headers = withContentLength(response, body);
   return [response.status, head || body === undefined ? "" : body, headers];
 }
 

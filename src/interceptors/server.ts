@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Handler } from "./handler.js";
-import type { SimRequest, SimResponse } from "./http.js";
+import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 import { MethodRewritingSocket, ORIGINAL_METHOD_HEADER } from "./socket-methods.js";
 
 /** Options of {@link startServer}. */
@@ -163,16 +163,12 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
 
 /**
  * Writes the response with a `Content-Length` (as the real services do for their small JSON
- * bodies). A HEAD answer carries the length of the body a GET would get, and no body.
+ * bodies; `0` for a bodyless 200 or 202, see {@link withContentLength}). A HEAD answer carries the length of the body a GET would get, and no body.
  */
 function send(res: ServerResponse, response: SimResponse, head: boolean): void {
   try {
-    const headers: Record<string, string | number> = { ...response.headers };
-    const names = Object.keys(headers).map((name) => name.toLowerCase());
     const body = response.body === undefined ? undefined : typeof response.body === "string" ? Buffer.from(response.body, "utf8") : Buffer.from(response.body);
-    if (body !== undefined && !names.includes("content-length") && !names.includes("transfer-encoding")) {
-      headers["content-length"] = body.length;
-    }
+    const headers = withContentLength(response, body);
     res.writeHead(response.status, headers);
     if (body !== undefined && !head) res.end(body);
     else res.end();
