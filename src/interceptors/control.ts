@@ -204,6 +204,7 @@ function errorBody(status: number, code: string, message: string): SimResponse {
 function controlService(name: string, routes: readonly Route[]): HttpService {
   return {
     name,
+    journaled: false,
     routes: routes.map((route) => ({
       ...route,
       handler: async (ctx) => {

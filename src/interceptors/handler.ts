@@ -29,6 +29,11 @@ export interface HandlerOptions {
   readonly mounts: readonly ServiceMount[];
   /** Keep at most this many journal entries (default 1000; 0 keeps none). */
   readonly journalLimit?: number;
+  /**
+   * The array entries are appended to (default: a new one). Handlers given the same array keep
+   * one journal: `createDoubles()` hands its nock handler and every server's handler the same.
+   */
+  readonly journal?: JournalEntry[];
 }
 
 /** The transport-free handler. */
@@ -55,10 +60,12 @@ export interface Handler {
 export function createHandler(options: HandlerOptions): Handler {
   const { sim, mounts } = options;
   const limit = options.journalLimit ?? 1000;
-  const journal: JournalEntry[] = [];
+  const journal: JournalEntry[] = options.journal ?? [];
   const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
 
+  const unjournaled = new Set(mounts.filter((m) => m.service.journaled === false).map((m) => m.service.name));
   const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now()): SimResponse => {
+    if (service !== undefined && unjournaled.has(service)) return response;
     const nearest = response.headers[NEAREST_HEADER]?.split("; ");
     if (limit > 0) {
       journal.push({ at, service, method: request.method, url: request.url.href, status: response.status, ...(nearest ? { nearest } : {}) });

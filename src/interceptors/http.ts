@@ -76,6 +76,11 @@ export interface HttpService {
    * what exists now.
    */
   catalog?(sim: Simulator): readonly string[];
+  /**
+   * `false` keeps this service's requests out of the journal (the `/_sim/` control API: polling
+   * the journal must not fill it). Default `true`.
+   */
+  readonly journaled?: boolean;
 }
 
 /**

@@ -3,7 +3,7 @@
  * the two transports (nock and the local server) over one handler.
  */
 import { controlMounts, type PluginControlRoutes } from "../interceptors/control.js";
-import { createHandler, type Handler } from "../interceptors/handler.js";
+import { createHandler, type Handler, type JournalEntry } from "../interceptors/handler.js";
 import type { HttpService, ServiceMount } from "../interceptors/http.js";
 import { interceptWithNock, type NockInterception } from "../interceptors/nock-adapter.js";
 import { startServer, type RunningServer, type ServerOptions } from "../interceptors/server.js";
@@ -105,6 +105,8 @@ export class DoublesCore {
   private readonly interceptions = new Set<NockInterception>();
   private readonly servers = new Set<RunningServer>();
   private readonly controls = new Map<string, unknown>();
+  /** The one journal every handler of these doubles (nock's, each server's) appends to. */
+  private readonly journal: JournalEntry[] = [];
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     this.plugins = plugins;
@@ -182,11 +184,16 @@ export class DoublesCore {
     return out;
   }
 
-  /** The transport-free handler on the nock base URLs (call `handler.handle(request)` directly). */
+  /**
+   * The transport-free handler on the nock base URLs (call `handler.handle(request)` directly).
+   * Its `journal` is the doubles' one journal: it lists the requests answered through every
+   * transport (nock, each server started by {@link DoublesCore.listen}), oldest first.
+   */
   get handler(): Handler {
     this.nockHandler ??= createHandler({
       sim: this.sim,
       mounts: this.plugins.map((p) => ({ service: p.http, bases: this.baseUrls()[p.key] ?? {} })),
+      journal: this.journal,
     });
     return this.nockHandler;
   }
@@ -217,6 +224,7 @@ export class DoublesCore {
     holder.handler = createHandler({
       sim: this.sim,
       mounts: [...control, ...extra.map((m) => ({ ...m, bases: rebaseMount(m, base) })), ...mounts],
+      journal: this.journal,
     });
     return holder.handler;
   }
