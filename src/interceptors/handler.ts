@@ -5,6 +5,7 @@
  */
 import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
+import { encodeHeaderValues } from "./header-values.js";
 import type { ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { catalogHas, catalogOf, isMatch, matchRoute, nearestInCatalog } from "./router.js";
 
@@ -102,13 +103,15 @@ export function createHandler(options: HandlerOptions): Handler {
     },
     owns: (url) => origins.includes(url.origin),
     async handle(request) {
+      let response: SimResponse;
       try {
-        return await answer(request);
+        response = await answer(request);
       } catch (error) {
         // Only a bug gets here (a timed move that throws while catching up, ...): still an answer,
         // journalled at the clock's time without catching up again (the next request will).
-        return record(request, undefined, bugResponse(error), Math.max(sim.clock.now(), journal.at(-1)?.at ?? 0));
+        response = record(request, undefined, bugResponse(error), Math.max(sim.clock.now(), journal.at(-1)?.at ?? 0));
       }
+      return finalize(response);
     },
   };
 
@@ -148,6 +151,15 @@ export function createHandler(options: HandlerOptions): Handler {
       return record(normalized, service.name, bugResponse(error));
     }
   }
+}
+
+/**
+ * The one place every answer passes before any transport sends it: header values become printable
+ * ASCII (see {@link encodeHeaderValues}), so no value a service built from client input can make a
+ * transport throw or split the header block.
+ */
+function finalize(response: SimResponse): SimResponse {
+  return { ...response, headers: encodeHeaderValues(response.headers) };
 }
 
 /** The 500 answer to an unexpected failure: a bug in the fake, named as such. */
