@@ -2,8 +2,8 @@
  * Blocking queries of the access-control service: `?index=N&wait=<duration>`. A read with an
  * index holds its answer until its result changes (its index passes N, or the answer differs
  * from the first one computed) or `wait` passes on the simulator's clock (default 5m, at most
- * 10m). The answer carries the result's index in `X-Acl-Index`: the highest ModifyIndex of the
- * result, never 0.
+ * 10m). The answer carries the result's index in `X-Acl-Index` and `X-Consul-Index` (with
+ * `X-Consul-KnownLeader` and `X-Consul-LastContact`): the highest ModifyIndex of the result, never 0.
  *
  * FIDELITY.md "Access control" (blocking queries).
  */
@@ -12,7 +12,7 @@ import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
 import type { RouteContext, SimResponse } from "../http.js";
 import { accessControlErrorResponse } from "./errors.js";
 import { parseGoDuration } from "./go-json.js";
-import { INDEX_HEADER } from "./request-scope.js";
+import { queryMetaHeaders } from "./request-scope.js";
 
 /** Default `wait`, ms. */
 export const DEFAULT_WAIT_MS = 5 * 60_000;
@@ -76,7 +76,7 @@ function attempt(compute: () => BlockingResult): Attempt {
     const body = JSON.stringify(result.value);
     const index = Math.max(1, result.index);
     return {
-      response: { status: 200, headers: { "content-type": "application/json", [INDEX_HEADER]: String(index) }, body },
+      response: { status: 200, headers: { "content-type": "application/json", ...queryMetaHeaders(index) }, body },
       index,
       fingerprint: body,
     };
@@ -84,7 +84,7 @@ function attempt(compute: () => BlockingResult): Attempt {
     // Request-shape errors (400) are answered before the real service sets its index header.
     if (!isDomainError(error) || error.code === "malformed") throw error;
     const response = accessControlErrorResponse(error);
-    const withIndex = { ...response, headers: { ...response.headers, [INDEX_HEADER]: "1" } };
+    const withIndex = { ...response, headers: { ...response.headers, ...queryMetaHeaders(1) } };
     if (error.code !== "not_found") return { response: withIndex, index: 1, fingerprint: "", final: true };
     return { response: withIndex, index: 1, fingerprint: `missing:${error.detail}` };
   }

@@ -30,6 +30,15 @@ import { header, operationOf, requestData, unsupportedOperation, unsupportedPath
 export const TOKEN_HEADER = "x-secrets-token";
 /** The namespace header. */
 export const NAMESPACE_HEADER = "x-secrets-namespace";
+/**
+ * The real service's names of the same headers, which its clients send (node-vault, hvac, the Go
+ * client): accepted with the same meaning; where both names come, the spec's name wins.
+ * (`X-Vault-Request: true`, which the official clients also send, means nothing to the service.)
+ * FIDELITY.md "What real clients send and read"; docs/decisions/clients.md.
+ */
+export const TOKEN_HEADER_ALIAS = "x-vault-token";
+/** See {@link TOKEN_HEADER_ALIAS}. */
+export const NAMESPACE_HEADER_ALIAS = "x-vault-namespace";
 
 /** Every method the service's catch-all route takes (the pipeline decides what each means). */
 export const SECRETS_METHODS: readonly string[] = Object.freeze(["GET", "HEAD", "POST", "PUT", "DELETE", "LIST", "PATCH", "OPTIONS"]);
@@ -98,7 +107,7 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
   const { sim, request } = route;
   const rawPath = decodePath(route.path).replace(/^\/+/, "");
   const resolved = sim.read<SecretsState, ReturnType<typeof resolveNamespace>>(SECRETS, (ctx) =>
-    resolveNamespace(ctx.state, header(request, NAMESPACE_HEADER), rawPath),
+    resolveNamespace(ctx.state, requestNamespace(request), rawPath),
   );
   if (resolved === undefined) return noHandlerResponse(rawPath);
   const { namespace, path } = resolved;
@@ -188,12 +197,25 @@ function policyPath(path: string, operation: Operation): string {
   return operation === "list" ? `${trimmed}/` : trimmed;
 }
 
-/** The request's token: `X-Secrets-Token`, else an `Authorization: Bearer` token (the real service takes both). */
+/**
+ * The request's token: `X-Secrets-Token`, else `X-Vault-Token`, else an `Authorization: Bearer`
+ * token (the real server reads its token header before `Authorization`; an empty header counts
+ * as absent).
+ * @example requestToken(request) // "root-token" for "X-Vault-Token: root-token"
+ */
 export function requestToken(request: RouteContext["request"]): string | undefined {
-  const token = header(request, TOKEN_HEADER);
+  const token = header(request, TOKEN_HEADER) ?? header(request, TOKEN_HEADER_ALIAS);
   if (token !== undefined) return token;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header(request, "authorization") ?? "");
   return bearer?.[1];
+}
+
+/**
+ * The request's namespace header: `X-Secrets-Namespace`, else `X-Vault-Namespace` (empty = absent).
+ * @example requestNamespace(request) // "ns1/" for "X-Vault-Namespace: ns1/"
+ */
+export function requestNamespace(request: RouteContext["request"]): string | undefined {
+  return header(request, NAMESPACE_HEADER) ?? header(request, NAMESPACE_HEADER_ALIAS);
 }
 
 function authenticate(sim: Simulator, route: RouteContext, namespace: string, optional: boolean, operation: string): Caller | undefined {

@@ -25,8 +25,10 @@ export interface RequestScope {
   readonly secret?: string | undefined;
   /** The `ns` query parameter, if present (enterprise; `*` lists every namespace). */
   readonly namespaceParam?: string | undefined;
-  /** The `X-Acl-Namespace` header, if present (enterprise). */
+  /** The `X-Acl-Namespace` header (or its real name `X-Consul-Namespace`), if present (enterprise). */
   readonly namespaceHeader?: string | undefined;
+  /** The name the namespace header came under, for error messages (default `X-Acl-Namespace`). */
+  readonly namespaceHeaderName?: string | undefined;
 }
 
 /** An ACL permission level on the `acl` resource. */
@@ -89,7 +91,8 @@ export function resolveCaller(state: AccessControlState, now: number, scope: Req
 export function checkNamespaceParameter(state: AccessControlState, scope: RequestScope, operation: string): void {
   if (state.settings.namespaces) return;
   if (scope.namespaceHeader !== undefined && scope.namespaceHeader !== "") {
-    throw malformed(operation, 'Invalid header: "X-Acl-Namespace" - Namespaces are an enterprise feature');
+    const name = scope.namespaceHeaderName ?? "X-Acl-Namespace";
+    throw malformed(operation, `Invalid header: "${name}" - Namespaces are an enterprise feature`);
   }
   if (scope.namespaceParam !== undefined && scope.namespaceParam !== "") {
     throw malformed(operation, 'Invalid query parameter: "ns" - Namespaces are an enterprise feature');
