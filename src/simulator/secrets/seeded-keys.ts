@@ -6,18 +6,25 @@
  * - Ed25519: a 32-byte seed wrapped in PKCS#8 DER.
  * - ECDSA (P-256/384/521): a scalar drawn from seeded bytes (rejection sampling below the curve
  *   order); node:crypto derives the public point.
- * - RSA: two primes found by a seeded search - a random odd start with its two top bits set, then
- *   the next candidate that survives a sieve of the odd primes below 2^15 and OpenSSL's
- *   Miller-Rabin test (`crypto.checkPrimeSync`). The primality test's own random bases only decide
- *   how a composite is caught, never which number is found (a wrong answer has probability below
- *   2^-80), so the key depends on the seed alone. Found primes are memoised by their start, so a
- *   test suite pays for a 4096-bit key once per process.
+ * - RSA of a pooled size (1024, 2048, 3072, 4096, 8192 bits): two distinct primes drawn by the
+ *   seeded ids from a pool of 16 public primes of half that size shipped
+ *   with the package (`rsa-prime-pool.ts`, made once by `scripts/generate-rsa-prime-pool.mjs`):
+ *   C(16, 2) = 120 keys per size, each built in milliseconds instead of seconds of prime search
+ *   (an RSA-8192 search blocked the process for 20 s). The pool is decoded on first use and each
+ *   key built once per process. The keys are test material, not secrets (docs/decisions/security.md).
+ * - RSA of any other size: two primes found by a seeded search - a random odd start with its two
+ *   top bits set, then the next candidate that survives a sieve of the odd primes below 2^15 and
+ *   OpenSSL's Miller-Rabin test (`crypto.checkPrimeSync`). The primality test's own random bases
+ *   only decide how a composite is caught, never which number is found (a wrong answer has
+ *   probability below 2^-80), so the key depends on the seed alone. Found primes are memoised by
+ *   their start. This search blocks the process for seconds at 4096 bits.
  *
  * Spec: secrets.md "SSH engine" (`config/ca` `key_type`, `key_bits`; dynamic role `key_bits`),
  * "Managed keys" (generated `RSA`/`EC`/`Ed25519` keys).
  */
 import { checkPrimeSync, createECDH, createPrivateKey, type KeyObject } from "node:crypto";
 import type { IdSource } from "../kernel/ids.js";
+import { RSA_PRIME_POOL } from "./rsa-prime-pool.js";
 import { CURVE_ORDERS, modInverse } from "./ssh/deterministic-ecdsa.js";
 import { CURVES, ecPointJwk, type EcdsaCurve } from "./ssh/public-key.js";
 import { bigintToBase64Url, bigintToBytes, bytesToBigint } from "./ssh/ssh-wire.js";
@@ -28,6 +35,16 @@ const SIEVE_LIMIT = 1 << 15;
 const WINDOW = 4096;
 const SMALL_PRIMES = oddPrimesBelow(SIEVE_LIMIT);
 const primeMemo = new Map<string, bigint>();
+/** Pooled primes per key size, decoded on first use. */
+const decodedPools = new Map<number, readonly bigint[]>();
+/** Pooled keys built so far, by `<bits>:<i>:<j>` (a KeyObject is immutable: shared safely). */
+const pooledKeys = new Map<string, KeyObject>();
+
+/**
+ * The RSA key sizes served from the shipped prime pool (any other size is searched for).
+ * @example POOLED_RSA_BITS.includes(4096) // true
+ */
+export const POOLED_RSA_BITS: readonly number[] = Object.freeze(Object.keys(RSA_PRIME_POOL).map(Number));
 
 /**
  * An Ed25519 key from 32 seeded bytes.
@@ -56,13 +73,53 @@ export function generateEcdsa(ids: IdSource, curve: EcdsaCurve): KeyObject {
 }
 
 /**
- * An RSA key of exactly `bits` bits (public exponent 65537) from a seeded prime search.
+ * An RSA key of exactly `bits` bits (public exponent 65537). Pooled sizes ({@link POOLED_RSA_BITS})
+ * take one draw of `ids` (a pair of distinct pooled primes, milliseconds); other sizes a seeded
+ * prime search (seconds at 4096 bits). Same ids state, same key.
  * @param bits - modulus size, at least 512.
  * @throws {RangeError} for a size below 512 or not an integer.
  * @example generateRsa(ctx.ids, 2048)
  */
 export function generateRsa(ids: IdSource, bits: number): KeyObject {
   if (!Number.isInteger(bits) || bits < 512) throw new RangeError(`generateRsa: bad size ${bits}`);
+  const pool = pooledPrimes(bits);
+  if (pool !== undefined) return pooledKey(ids, bits, pool);
+  return searchedRsa(ids, bits);
+}
+
+/** The pooled primes of half of `bits`, decoded on first use; undefined for a size not pooled. */
+function pooledPrimes(bits: number): readonly bigint[] | undefined {
+  const known = decodedPools.get(bits);
+  if (known !== undefined) return known;
+  const text = RSA_PRIME_POOL[bits];
+  if (text === undefined) return undefined;
+  const bytes = Buffer.from(text, "base64");
+  const width = bits / 16;
+  const primes: bigint[] = [];
+  for (let offset = 0; offset + width <= bytes.length; offset += width) primes.push(bytesToBigint(bytes.subarray(offset, offset + width)));
+  decodedPools.set(bits, primes);
+  return primes;
+}
+
+/** One of the C(n, 2) keys of a pool: pair number `ids.int(C(n, 2))`, built once per process. */
+function pooledKey(ids: IdSource, bits: number, pool: readonly bigint[]): KeyObject {
+  let pair = ids.int((pool.length * (pool.length - 1)) / 2);
+  let i = 0;
+  while (pair >= pool.length - 1 - i) {
+    pair -= pool.length - 1 - i;
+    i++;
+  }
+  const j = i + 1 + pair;
+  const memoKey = `${bits}:${i}:${j}`;
+  const known = pooledKeys.get(memoKey);
+  if (known !== undefined) return known;
+  const [p, q] = [pool[i] as bigint, pool[j] as bigint];
+  const key = rsaPrivateKey({ n: p * q, e: RSA_EXPONENT, d: modInverse(RSA_EXPONENT, (p - 1n) * (q - 1n)), p, q });
+  pooledKeys.set(memoKey, key);
+  return key;
+}
+
+function searchedRsa(ids: IdSource, bits: number): KeyObject {
   const pBits = Math.ceil(bits / 2);
   const qBits = bits - pBits;
   for (;;) {
