@@ -74,6 +74,8 @@ export function readData(body: unknown, type: string, operation: string, options
 
 /**
  * The id of a to-one relationship (`data.relationships.<name>.data.id`), or undefined when absent.
+ * `{"data": null}` is JSON:API's empty to-one relationship and reads as absent: go-tfe sends it for
+ * every unset relationship (FIDELITY.md "What real clients send and read").
  * @throws {DomainError} `invalid` (422) when present with the wrong shape or `type`.
  * @example
  * relationshipId(data.relationships, "workspace", "workspaces", "create run") // "ws-abc"
@@ -82,6 +84,7 @@ export function relationshipId(relationships: Record<string, unknown>, name: str
   const base = `/data/relationships/${name}`;
   const relationship = relationships[name];
   if (relationship === undefined) return undefined;
+  if (isObject(relationship) && relationship.data === null) return undefined;
   if (!isObject(relationship) || !isObject(relationship.data)) throw invalidAttribute(operation, `${base}/data`, `${name} must be {"data": {"type": "${type}", "id": ...}}`);
   const data = relationship.data;
   if (data.type !== undefined && data.type !== type) throw invalidAttribute(operation, `${base}/data/type`, `${name} type must be "${type}"`);
