@@ -5,6 +5,5 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 30_000,
     pool: "forks",
-    benchmark: { include: ["bench/**/*.bench.ts"] },
   },
 });

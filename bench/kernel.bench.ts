@@ -1,54 +1,88 @@
 /**
- * Kernel benchmarks (`npm run bench`). Targets, measured on the 2-core CI machine kind:
- * - scheduling and firing 10 000 timed moves: well under 100 ms;
- * - a transactional update on a service with 1 000 resources: under 1 ms;
- * - a request through the transport-free handler: under 0.1 ms; through nock: ~2 ms (nock's own timers).
+ * Kernel rows (`npm run bench`, see bench/README.md): the scheduler and transactions of the
+ * simulator alone, on the tiny demo service of the tests.
  */
-import { bench, describe } from "vitest";
-import { DoublesCore } from "../src/scenarios/doubles-core.js";
 import { Simulator } from "../src/simulator/kernel/simulator.js";
-import { demoDefinition, demoPlugin, type DemoState } from "../test/support/demo-service.js";
+import { demoDefinition, type DemoState } from "../test/support/demo-service.js";
+import { row } from "./table.js";
 
-describe("scheduler", () => {
-  bench("schedule and fire 10 000 moves", () => {
-    const sim = new Simulator({ services: [demoDefinition] });
-    sim.update<DemoState, void>("demo", (ctx) => {
-      for (let i = 0; i < 10_000; i++) ctx.schedule(ctx.now + ((i * 7919) % 100_000), "finish", `t${i}`);
-    });
-    sim.advance("1h");
-  });
+const MOVES = 10_000;
+const due = (i: number): number => (i * 7919) % 100_000;
+
+/** The anchor: the same due times through a plain binary min-heap (push all, pop all). */
+function heapOfNumbers(): void {
+  const heap: number[] = [];
+  for (let i = 0; i < MOVES; i++) {
+    let at = heap.push(due(i)) - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if ((heap[parent] as number) <= (heap[at] as number)) break;
+      [heap[parent], heap[at]] = [heap[at] as number, heap[parent] as number];
+      at = parent;
+    }
+  }
+  while (heap.length > 0) {
+    const last = heap.pop() as number;
+    if (heap.length === 0) break;
+    heap[0] = last;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let least = at;
+      if (left < heap.length && (heap[left] as number) < (heap[least] as number)) least = left;
+      if (right < heap.length && (heap[right] as number) < (heap[least] as number)) least = right;
+      if (least === at) break;
+      [heap[least], heap[at]] = [heap[at] as number, heap[least] as number];
+      at = least;
+    }
+  }
+}
+
+row({
+  name: "scheduler: schedule and fire 10,000 timed moves",
+  kind: "rate",
+  target: ">= 1e6/s",
+  setup: () => ({
+    figure: {
+      label: "kernel",
+      ops: MOVES,
+      run: () => {
+        const sim = new Simulator({ services: [demoDefinition] });
+        sim.update<DemoState, void>("demo", (ctx) => {
+          for (let i = 0; i < MOVES; i++) ctx.schedule(ctx.now + due(i), "finish", `t${i}`);
+        });
+        sim.advance("1h");
+      },
+    },
+    anchor: { label: "a binary heap of the same due times", ops: MOVES, run: heapOfNumbers },
+  }),
 });
 
-describe("transactions", () => {
+function holding(count: number): Simulator {
   const sim = new Simulator({ services: [demoDefinition] });
   sim.update<DemoState, void>("demo", (ctx) => {
-    for (let i = 0; i < 1000; i++) ctx.state.things[`t${i}`] = { id: `t${i}`, name: "x".repeat(40), createdAt: ctx.now, done: false };
+    for (let i = 0; i < count; i++) ctx.state.things[`t${i}`] = { id: `t${i}`, name: "x".repeat(40), createdAt: ctx.now, done: false };
   });
-  bench("update a service holding 1 000 resources", () => {
-    sim.update<DemoState, void>("demo", (ctx) => {
-      const thing = ctx.state.things.t1;
-      if (thing) thing.done = !thing.done;
-    });
-  });
-});
+  return sim;
+}
 
-describe("transports", () => {
-  const doubles = new DoublesCore([demoPlugin]);
-  const base = doubles.baseUrls().demo?.api ?? "";
-  const id = doubles.sim.update<DemoState, string>("demo", (ctx) => {
-    ctx.state.things.t1 = { id: "t1", name: "x", createdAt: ctx.now, done: false };
-    return "t1";
+function toggle(sim: Simulator): void {
+  sim.update<DemoState, void>("demo", (ctx) => {
+    const thing = ctx.state.things.t1;
+    if (thing) thing.done = !thing.done;
   });
-  const request = { method: "GET", url: new URL(`${base}/things/${id}`), headers: {}, body: new Uint8Array() };
-  bench("handler.handle (no transport)", async () => {
-    await doubles.handler.handle(request);
-  });
-  bench("fetch through nock", async () => {
-    const interception = doubles.intercept();
-    try {
-      await (await fetch(`${base}/things/${id}`)).text();
-    } finally {
-      interception.stop();
-    }
-  });
+}
+
+row({
+  name: "transaction: update one of 10,000 stored resources",
+  target: "<= 1.2x",
+  setup: () => {
+    const big = holding(10_000);
+    const small = holding(100);
+    return {
+      figure: { label: "N=10,000", run: () => toggle(big) },
+      anchor: { label: "N=100", run: () => toggle(small) },
+    };
+  },
 });

@@ -1,15 +1,13 @@
 /**
- * Run orchestration benchmarks (`npm run bench`): a whole run through the transport-free handler,
- * on a fresh workspace and on one that already holds 200 finished runs (transactions copy the
- * service state, so cost grows with it). The "fresh" case gains one run per iteration. Targets:
- * a run's whole life under 10 ms on a fresh simulator and under 20 ms with 200 runs stored
- * (measured on the 2-core machine kind, loaded: 5.3 ms and 9.9 ms mean).
+ * Run orchestration rows (`npm run bench`, see bench/README.md): a run's whole life through the
+ * transport-free handler (upload, plan, apply, finish) on a workspace that already holds 200
+ * finished runs, against the same on a fresh one (which gains one run per iteration).
  */
-import { bench, describe } from "vitest";
 import { createDoubles } from "../src/scenarios/doubles.js";
 import { configurationArchive } from "../src/scenarios/runs/archive.js";
+import { row } from "./table.js";
 
-function setup(existingRuns: number) {
+function setup(existingRuns: number): () => Promise<void> {
   const doubles = createDoubles({ seed: 1 });
   const { runs } = doubles;
   const workspace = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
@@ -42,9 +40,10 @@ function setup(existingRuns: number) {
   };
 }
 
-describe("runs", () => {
-  const fresh = setup(0);
-  const busy = setup(200);
-  bench("upload, plan, apply, finish (fresh simulator)", fresh);
-  bench("upload, plan, apply, finish (200 runs stored)", busy);
+row({
+  name: "a run's whole life, 200 runs stored",
+  setup: () => ({
+    figure: { label: "200 runs stored", run: setup(200) },
+    anchor: { label: "fresh workspace", run: setup(0) },
+  }),
 });

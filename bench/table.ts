@@ -1,0 +1,246 @@
+/**
+ * The bench harness: each bench file declares rows, `npm run bench` (scripts/bench.mjs) runs every
+ * row in a fresh process and prints one table. A row compares a figure with an anchor measured in
+ * the same process, in paired rounds (figure then anchor, anchor then figure, ...); the table gives
+ * the median of each and the median of the per-round ratios, so load from other processes on the
+ * machine cancels out of the ratio. See bench/README.md.
+ *
+ * @example
+ * row({
+ *   name: "GET /things/:id through handle()",
+ *   target: "<= 20us",
+ *   setup: () => ({
+ *     figure: { label: "handle()", run: () => handler.handle(request) },
+ *     anchor: { label: "JSON.stringify", run: () => JSON.stringify(document) },
+ *   }),
+ * });
+ */
+import { writeFileSync } from "node:fs";
+import { basename } from "node:path";
+
+/** One side of a comparison. */
+export interface Measure {
+  /** What is measured, shown beside the anchor's figure in the table. */
+  readonly label: string;
+  /** One call performs `ops` operations (sync or async); timed in batches. */
+  readonly run?: () => unknown;
+  /** A value read once per round instead of timing `run` (rows of kind "value", e.g. heap MB). */
+  readonly value?: () => number | Promise<number>;
+  /** Operations one `run` call performs (default 1): a call that sends 320 requests says 320. */
+  readonly ops?: number;
+  /** Untimed, before each batch of this side (install an interceptor, ...). */
+  readonly before?: () => unknown;
+  /** Untimed, after each batch of this side (remove what `before` installed). */
+  readonly after?: () => unknown;
+}
+
+/** What a row's setup returns. */
+export interface Comparison {
+  readonly figure: Measure;
+  readonly anchor: Measure;
+  /** Untimed, once after the last round (close servers, ...). */
+  readonly teardown?: () => unknown;
+}
+
+/** A row of the table. */
+export interface RowSpec {
+  /** The figure's name in the table (unique within its file; the filter matches it). */
+  readonly name: string;
+  /**
+   * How the figure is shown: "time" (default: time per operation), "rate" (operations per second;
+   * the ratio is then figure rate / anchor rate), or "value" (`value()` results, in `unit`).
+   */
+  readonly kind?: "time" | "rate" | "value";
+  /** Unit of a "value" row (e.g. "MB"). */
+  readonly unit?: string;
+  /**
+   * The issue's target, checked against the medians: on the ratio (`"<= 1.3x"`, `">= 0.9x"`), on the
+   * figure's time per operation (`"<= 20us"`, `"<= 0.2ms"`, `"<= 30s"`), its rate (`">= 1e6/s"`) or
+   * its value in the row's unit (`"<= 200MB"`). Omitted: the row is shown, not judged.
+   */
+  readonly target?: string;
+  /** Paired rounds (default 15, or `BENCH_ROUNDS`). */
+  readonly rounds?: number;
+  /** Builds both sides (untimed); runs only in the row's own process. */
+  readonly setup: () => Comparison | Promise<Comparison>;
+}
+
+/** One row's result, as the runner receives it. */
+export interface RowResult {
+  readonly file: string;
+  readonly name: string;
+  readonly kind: "time" | "rate" | "value";
+  readonly unit?: string;
+  readonly target?: string;
+  readonly figureLabel: string;
+  readonly anchorLabel: string;
+  /** Medians: seconds per operation ("time", "rate") or the value ("value"). */
+  readonly figure: number;
+  readonly anchor: number;
+  /** Median of the per-round ratios, in the row's sense (rate rows: figure rate / anchor rate). */
+  readonly ratio: number;
+  readonly ratioLow: number;
+  readonly ratioHigh: number;
+  readonly rounds: number;
+  readonly pass?: boolean;
+}
+
+const rows: RowSpec[] = [];
+
+/** Declares a row (call at the top level of a bench/*.bench.ts file). */
+export function row(spec: RowSpec): void {
+  if (rows.some((existing) => existing.name === spec.name)) throw new Error(`bench: two rows named ${JSON.stringify(spec.name)}`);
+  rows.push(spec);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))] as number;
+}
+
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const batchSeconds = Number(process.env.BENCH_BATCH_MS ?? 40) / 1000;
+const rowSeconds = Number(process.env.BENCH_ROW_SECONDS ?? 10);
+
+/** A measure that can run a batch of `n` calls and report seconds per operation. */
+class Side {
+  private async_ = false;
+  n = 1;
+  constructor(readonly measure: Measure) {}
+
+  async prepare(): Promise<void> {
+    const m = this.measure;
+    if (m.value) return;
+    if (!m.run) throw new Error(`bench: measure ${m.label} has neither run nor value`);
+    await m.before?.();
+    const first = m.run();
+    this.async_ = typeof (first as { then?: unknown } | undefined)?.then === "function";
+    await first;
+    // Grow the batch until it lasts batchSeconds (a slow operation runs once per batch).
+    for (;;) {
+      const seconds = await this.time(this.n);
+      if (seconds * this.n * (m.ops ?? 1) >= batchSeconds || this.n >= 1 << 20) break;
+      this.n = Math.max(this.n * 2, Math.min(1 << 20, Math.ceil(batchSeconds / Math.max(seconds * (m.ops ?? 1), 1e-9) / 2)));
+    }
+    await m.after?.();
+  }
+
+  /** Seconds per operation over one batch (or the measured value). */
+  async sample(): Promise<number> {
+    const m = this.measure;
+    collect();
+    if (m.value) return m.value();
+    await m.before?.();
+    try {
+      return await this.time(this.n);
+    } finally {
+      await m.after?.();
+    }
+  }
+
+  private async time(n: number): Promise<number> {
+    const run = this.measure.run as () => unknown;
+    const start = performance.now();
+    if (this.async_) for (let i = 0; i < n; i++) await run();
+    else for (let i = 0; i < n; i++) run();
+    return (performance.now() - start) / 1000 / (n * (this.measure.ops ?? 1));
+  }
+}
+
+const TIME_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1 };
+
+/**
+ * Whether a result meets its target (see {@link RowSpec.target}).
+ * @throws when the target is not written as documented.
+ */
+export function meets(target: string, kind: RowResult["kind"], figure: number, ratio: number, unit?: string): boolean {
+  const match = /^\s*(<=|>=)\s*([0-9][0-9_.,e+]*)\s*(x|ns|us|µs|ms|s|\/s|[A-Za-z%]+)\s*$/.exec(target);
+  if (!match) throw new Error(`bench: cannot read target ${JSON.stringify(target)}`);
+  const [, op, numberText, suffix] = match as unknown as [string, string, string, string];
+  const bound = Number(numberText.replace(/[_,]/g, ""));
+  let actual: number;
+  let expected = bound;
+  if (suffix === "x") actual = ratio;
+  else if (suffix === "/s") actual = 1 / figure;
+  else if (kind !== "value" && suffix in TIME_UNITS) {
+    actual = figure;
+    expected = bound * (TIME_UNITS[suffix] as number);
+  } else if (kind === "value" && suffix === unit) actual = figure;
+  else throw new Error(`bench: target ${JSON.stringify(target)} does not fit a ${kind} row${unit ? ` in ${unit}` : ""}`);
+  return op === "<=" ? actual <= expected : actual >= expected;
+}
+
+async function runRow(file: string, spec: RowSpec): Promise<RowResult> {
+  const kind = spec.kind ?? "time";
+  const comparison = await spec.setup();
+  try {
+    const figure = new Side(comparison.figure);
+    const anchor = new Side(comparison.anchor);
+    await figure.prepare();
+    await anchor.prepare();
+    // One unrecorded warm-up round, then paired rounds in alternating order.
+    await figure.sample();
+    await anchor.sample();
+    const rounds = spec.rounds ?? Number(process.env.BENCH_ROUNDS ?? 15);
+    const figures: number[] = [];
+    const anchors: number[] = [];
+    const ratios: number[] = [];
+    const started = performance.now();
+    for (let round = 0; round < rounds; round++) {
+      let f: number;
+      let a: number;
+      if (round % 2 === 0) {
+        f = await figure.sample();
+        a = await anchor.sample();
+      } else {
+        a = await anchor.sample();
+        f = await figure.sample();
+      }
+      figures.push(f);
+      anchors.push(a);
+      ratios.push(kind === "rate" ? a / f : f / a);
+      if (round >= 4 && (performance.now() - started) / 1000 > rowSeconds) break;
+    }
+    const result = {
+      file,
+      name: spec.name,
+      kind,
+      unit: spec.unit,
+      target: spec.target,
+      figureLabel: comparison.figure.label,
+      anchorLabel: comparison.anchor.label,
+      figure: median(figures),
+      anchor: median(anchors),
+      ratio: median(ratios),
+      ratioLow: quantile(ratios, 0.25),
+      ratioHigh: quantile(ratios, 0.75),
+      rounds: ratios.length,
+    };
+    return spec.target === undefined ? result : { ...result, pass: meets(spec.target, kind, result.figure, result.ratio, spec.unit) };
+  } finally {
+    await comparison.teardown?.();
+  }
+}
+
+/**
+ * Entry of a row process (scripts/bench.mjs bundles a bench file with a call to this): lists the
+ * file's rows, or runs the one named by `BENCH_ROW`, and writes JSON to `BENCH_OUT`.
+ */
+export async function main(file: string): Promise<void> {
+  const out = process.env.BENCH_OUT;
+  if (!out) throw new Error("bench: run bench files through `npm run bench` (scripts/bench.mjs)");
+  const name = basename(file).replace(/\.bench\.ts$/, "");
+  if (process.env.BENCH_MODE === "list") {
+    writeFileSync(out, JSON.stringify(rows.map((spec) => ({ file: name, name: spec.name, target: spec.target }))));
+    return;
+  }
+  const spec = rows.find((candidate) => candidate.name === process.env.BENCH_ROW);
+  if (!spec) throw new Error(`bench: no row ${JSON.stringify(process.env.BENCH_ROW)} in ${name}`);
+  writeFileSync(out, JSON.stringify(await runRow(name, spec)));
+}
