@@ -19,6 +19,7 @@ import type nock from "nock";
 import { UsageError } from "../simulator/kernel/errors.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
+import { holdOwnedOrigins } from "./owned-origins.js";
 
 /**
  * nock is loaded on the first interception, not on import: loading nock activates its request
@@ -97,8 +98,8 @@ export function interceptWithNock(handler: Handler): NockInterception {
     if (contentType.toLowerCase().startsWith("application/json")) headers["content-type"] = RAW_CONTENT_TYPE;
   };
 
-  for (const origin of handler.origins) {
-    const scope = nock(origin).persist();
+  const serve = (origin: string, hostAlias: string): void => {
+    const scope = nock(hostAlias).persist();
     scope.on("request", onRequest);
     for (const method of INTERCEPTED_METHODS) {
       const interceptor = scope.intercept(/.*/, method);
@@ -120,7 +121,34 @@ export function interceptWithNock(handler: Handler): NockInterception {
       });
     }
     scopes.push(scope);
+  };
+  /** The other scheme on the same host and port: answered as the real server would, in process. */
+  const refuse = (alias: WrongSchemeAlias): void => {
+    const scope = nock(alias.origin).persist();
+    for (const method of INTERCEPTED_METHODS) {
+      const interceptor = scope.intercept(/.*/, method);
+      interceptors.push(interceptor);
+      if (alias.plainToTls) interceptor.reply(400, PLAIN_TO_TLS_BODY, { "content-length": String(Buffer.byteLength(PLAIN_TO_TLS_BODY)), connection: "close" });
+      else interceptor.replyWithError(Object.assign(new Error(`infra-doubles: ${alias.origin} speaks plain HTTP; a TLS client gets no answer (EPROTO)`), { code: "EPROTO" }));
+    }
+    scopes.push(scope);
+  };
+  const aliases: string[] = [];
+  for (const origin of handler.origins) {
+    serve(origin, origin);
+    // `https://secrets.test.` is the same host to DNS: fetch sends it as written.
+    const dotted = trailingDotAlias(origin);
+    if (dotted !== undefined && !handler.origins.includes(dotted)) {
+      serve(origin, dotted);
+      aliases.push(dotted);
+    }
+    for (const alias of wrongSchemeAliases(origin)) {
+      if (handler.origins.includes(alias.origin)) continue;
+      refuse(alias);
+      aliases.push(alias.origin);
+    }
   }
+  const releaseOrigins = holdOwnedOrigins([...handler.origins, ...aliases]);
 
   const stop = (): void => {
     if (stopped) return;
@@ -130,6 +158,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
       scope.removeListener("request", onRequest);
     }
     for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
+    releaseOrigins();
     for (const origin of handler.origins) if (activeOrigins.get(origin)?.owner === owner) activeOrigins.delete(origin);
   };
   return {
@@ -140,6 +169,32 @@ export function interceptWithNock(handler: Handler): NockInterception {
     },
     [Symbol.dispose]: stop,
   };
+}
+
+/** Go's net/http answer to plain HTTP sent to its TLS port (the real services run on it). */
+export const PLAIN_TO_TLS_BODY = "Client sent an HTTP request to an HTTPS server.\n";
+
+interface WrongSchemeAlias {
+  readonly origin: string;
+  /** Plain HTTP to a TLS port (answered 400); otherwise TLS to a plain port (a TLS error). */
+  readonly plainToTls: boolean;
+}
+
+/** `https://h.` for `https://h` (none for IP literals). */
+function trailingDotAlias(origin: string): string | undefined {
+  const url = new URL(origin);
+  if (url.hostname.endsWith(".") || url.hostname.startsWith("[") || /^[\d.]+$/.test(url.hostname)) return undefined;
+  return `${url.protocol}//${url.hostname}.${url.port === "" ? "" : `:${url.port}`}`;
+}
+
+/** The other scheme on the same host and port (`http://h:443` for `https://h`), with and without a trailing dot. */
+function wrongSchemeAliases(origin: string): WrongSchemeAlias[] {
+  const url = new URL(origin);
+  const tls = url.protocol === "https:";
+  const port = url.port === "" ? (tls ? "443" : "80") : url.port;
+  const other = `${tls ? "http:" : "https:"}//${url.hostname}:${port}`;
+  const dotted = trailingDotAlias(other);
+  return [other, ...(dotted === undefined ? [] : [dotted])].map((alias) => ({ origin: alias, plainToTls: tls }));
 }
 
 function normalizeHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

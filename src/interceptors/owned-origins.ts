@@ -1,0 +1,177 @@
+/**
+ * Origins owned by a live in-process transport, and the guard that keeps every node:http request
+ * to them in process, whatever its request target.
+ *
+ * The in-process transports (nock 14 and anything else built on @mswjs/interceptors) see a
+ * node:http request through a mock socket that rebuilds its URL as
+ * `new URL(requestTarget, connectionOrigin)`. That URL is wrong for targets a client may
+ * legitimately send to the server it connected to: `//v1/sys/health` is read as the host `v1`,
+ * an absolute-form target (`GET http://elsewhere.example/v1/x`) as another host, and a URL string
+ * whose host the options override (`http.request("http://x/", { host, port })`) as the URL's host.
+ * Such a request matches no interceptor and is passed through to the real network, headers and
+ * token included, to the host the connection goes to.
+ *
+ * The guard sits where every copy and every user of @mswjs/interceptors meets node:http:
+ * `ClientRequest.prototype.onSocket`. When a request gets a mock socket whose connection (the
+ * client's own protocol, host and port, as Node connects) goes to an owned origin, the socket's
+ * parser is handed the request target as an absolute URL on that origin: the request is then
+ * matched on the origin it is really sent to, and its path stays the path the client sent
+ * (`//v1/sys/health` stays a path, as on the local server). Hosts compare as DNS does: case
+ * insensitive, a trailing dot ignored; IPv6 and IPv4 literals in their canonical form.
+ *
+ * Installed while at least one origin is held (reference counted) and removed after the last
+ * release, so nothing stays patched once every transport has stopped.
+ */
+import { createRequire } from "node:module";
+
+interface ClientRequestLike {
+  protocol?: string;
+  onSocket(socket: unknown, error?: unknown): unknown;
+}
+
+interface MockSocketLike {
+  requestParser: Record<number, unknown>;
+  connectionOptions: { host?: unknown; hostname?: unknown; port?: unknown };
+  passthrough: unknown;
+}
+
+type HeadersComplete = (...args: unknown[]) => unknown;
+
+const require = createRequire(import.meta.url);
+const GUARDED = Symbol.for("infra-doubles.owned-origins.guarded");
+
+/** Held origins (canonical form) with how many holders each. */
+const held = new Map<string, number>();
+let uninstall: (() => void) | undefined;
+
+/**
+ * The canonical form of an origin: lower-case scheme and host, no trailing dot, no default port.
+ * @returns `undefined` when `origin` is not a URL origin.
+ * @example canonicalOrigin("HTTPS://Secrets.Test.:443") // "https://secrets.test"
+ */
+export function canonicalOrigin(origin: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return undefined;
+  }
+  if (url.host === "") return undefined;
+  const host = url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname;
+  return `${url.protocol}//${host}${url.port === "" ? "" : `:${url.port}`}`;
+}
+
+/**
+ * Keeps every node:http request to `origins` in process until the returned function is called
+ * (see the module comment). Reference counted; releasing twice is harmless.
+ * @param origins - origins as `https://host[:port]`.
+ * @returns the release function.
+ * @example
+ * const release = holdOwnedOrigins(["https://secrets.test"]);
+ * // http.request("https://secrets.test//v1/sys/health") is matched on https://secrets.test
+ * release();
+ */
+export function holdOwnedOrigins(origins: readonly string[]): () => void {
+  const mine = [...new Set(origins.map(canonicalOrigin).filter((o): o is string => o !== undefined))];
+  for (const origin of mine) held.set(origin, (held.get(origin) ?? 0) + 1);
+  if (held.size > 0 && uninstall === undefined) uninstall = install();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const origin of mine) {
+      const count = (held.get(origin) ?? 1) - 1;
+      if (count <= 0) held.delete(origin);
+      else held.set(origin, count);
+    }
+    if (held.size === 0) {
+      uninstall?.();
+      uninstall = undefined;
+    }
+  };
+}
+
+/** Whether the node:http guard is installed right now (for tests). */
+export function ownedOriginGuardInstalled(): boolean {
+  return uninstall !== undefined;
+}
+
+function install(): () => void {
+  // node:http's own ClientRequest, whatever nock or @mswjs/interceptors put on `http.ClientRequest`.
+  const { ClientRequest } = require("node:_http_client") as { ClientRequest: { prototype: ClientRequestLike } };
+  const { HTTPParser } = require("node:_http_common") as { HTTPParser: { kOnHeadersComplete: number } };
+  const slot = HTTPParser.kOnHeadersComplete;
+  const proto = ClientRequest.prototype;
+  const hadOwn = Object.prototype.hasOwnProperty.call(proto, "onSocket");
+  const original = proto.onSocket;
+  const guarded = function onSocket(this: ClientRequestLike, socket: unknown, error?: unknown): unknown {
+    if (isMockSocket(socket)) guard(socket, this.protocol, slot);
+    return original.call(this, socket, error);
+  };
+  proto.onSocket = guarded;
+  return () => {
+    // Put back only our own layer: another library may have wrapped it since.
+    if (proto.onSocket !== guarded) return;
+    if (hadOwn) proto.onSocket = original;
+    else delete (proto as Partial<ClientRequestLike>).onSocket;
+  };
+}
+
+function isMockSocket(socket: unknown): socket is MockSocketLike {
+  if (typeof socket !== "object" || socket === null) return false;
+  const candidate = socket as Partial<MockSocketLike>;
+  return (
+    typeof candidate.passthrough === "function" &&
+    typeof candidate.requestParser === "object" &&
+    candidate.requestParser !== null &&
+    typeof candidate.connectionOptions === "object" &&
+    candidate.connectionOptions !== null
+  );
+}
+
+/** The origin the socket really connects to, canonical; `undefined` when it cannot be told. */
+function connectionOrigin(socket: MockSocketLike, protocol: string | undefined): string | undefined {
+  const options = socket.connectionOptions;
+  const rawHost = typeof options.host === "string" && options.host !== "" ? options.host : options.hostname;
+  if (typeof rawHost !== "string" || rawHost === "") return undefined;
+  const scheme = protocol === "https:" ? "https:" : protocol === "http:" ? "http:" : undefined;
+  if (scheme === undefined) return undefined;
+  const host = rawHost.includes(":") && !rawHost.startsWith("[") ? `[${rawHost}]` : rawHost;
+  const port = typeof options.port === "number" || typeof options.port === "string" ? `:${String(options.port)}` : "";
+  return canonicalOrigin(`${scheme}//${host}${port}`);
+}
+
+/**
+ * When the socket connects to an owned origin, its parser reports the request target as an
+ * absolute URL on that origin (origin-form targets keep their exact path; absolute-form targets
+ * keep their path and query, as the server they are sent to would read them).
+ */
+function guard(socket: MockSocketLike, protocol: string | undefined, slot: number): void {
+  const origin = connectionOrigin(socket, protocol);
+  if (origin === undefined || !held.has(origin)) return;
+  const parser = socket.requestParser as Record<number | symbol, unknown>;
+  if (parser[GUARDED] === true) return;
+  const onHeadersComplete = parser[slot];
+  if (typeof onHeadersComplete !== "function") return;
+  parser[GUARDED] = true;
+  parser[slot] = function (this: unknown, ...args: unknown[]): unknown {
+    // (versionMajor, versionMinor, headers, method, url, ...)
+    const target = args[4];
+    if (typeof target === "string") args[4] = `${origin}${pathOf(target)}`;
+    return (onHeadersComplete as HeadersComplete).apply(this, args);
+  };
+}
+
+/** The path and query of a request target (`/` for an asterisk-form or unreadable target). */
+function pathOf(target: string): string {
+  if (target.startsWith("/")) return target;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    try {
+      const absolute = new URL(target);
+      return `${absolute.pathname}${absolute.search}`;
+    } catch {
+      return "/";
+    }
+  }
+  return "/";
+}
