@@ -56,7 +56,8 @@ export interface RowSpec {
   /**
    * The issue's target, checked against the medians: on the ratio (`"<= 1.3x"`, `">= 0.9x"`), on the
    * figure's time per operation (`"<= 20us"`, `"<= 0.2ms"`, `"<= 30s"`), its rate (`">= 1e6/s"`) or
-   * its value in the row's unit (`"<= 200MB"`). Omitted: the row is shown, not judged.
+   * its value in the row's unit (`"<= 200MB"`); a `+` bounds the figure's excess over the anchor
+   * (`"<= +10ms"`: at most 10 ms more than the anchor). Omitted: the row is shown, not judged.
    */
   readonly target?: string;
   /** Paired rounds (default 15, or `BENCH_ROUNDS`). */
@@ -159,19 +160,20 @@ const TIME_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 
  * Whether a result meets its target (see {@link RowSpec.target}).
  * @throws when the target is not written as documented.
  */
-export function meets(target: string, kind: RowResult["kind"], figure: number, ratio: number, unit?: string): boolean {
-  const match = /^\s*(<=|>=)\s*([0-9][0-9_.,e+]*)\s*(x|ns|us|µs|ms|s|\/s|[A-Za-z%]+)\s*$/.exec(target);
+export function meets(target: string, kind: RowResult["kind"], figure: number, anchor: number, ratio: number, unit?: string): boolean {
+  const match = /^\s*(<=|>=)\s*(\+?)\s*([0-9][0-9_.,e+]*)\s*(x|ns|us|µs|ms|s|\/s|[A-Za-z%]+)\s*$/.exec(target);
   if (!match) throw new Error(`bench: cannot read target ${JSON.stringify(target)}`);
-  const [, op, numberText, suffix] = match as unknown as [string, string, string, string];
+  const [, op, over, numberText, suffix] = match as unknown as [string, string, string, string, string];
   const bound = Number(numberText.replace(/[_,]/g, ""));
+  const above = (value: number): number => (over ? value - anchor : value);
   let actual: number;
   let expected = bound;
-  if (suffix === "x") actual = ratio;
-  else if (suffix === "/s") actual = 1 / figure;
+  if (suffix === "x" && !over) actual = ratio;
+  else if (suffix === "/s" && !over) actual = 1 / figure;
   else if (kind !== "value" && suffix in TIME_UNITS) {
-    actual = figure;
+    actual = above(figure);
     expected = bound * (TIME_UNITS[suffix] as number);
-  } else if (kind === "value" && suffix === unit) actual = figure;
+  } else if (kind === "value" && suffix === unit) actual = above(figure);
   else throw new Error(`bench: target ${JSON.stringify(target)} does not fit a ${kind} row${unit ? ` in ${unit}` : ""}`);
   return op === "<=" ? actual <= expected : actual >= expected;
 }
@@ -222,7 +224,7 @@ async function runRow(file: string, spec: RowSpec): Promise<RowResult> {
       ratioHigh: quantile(ratios, 0.75),
       rounds: ratios.length,
     };
-    return spec.target === undefined ? result : { ...result, pass: meets(spec.target, kind, result.figure, result.ratio, spec.unit) };
+    return spec.target === undefined ? result : { ...result, pass: meets(spec.target, kind, result.figure, result.anchor, result.ratio, spec.unit) };
   } finally {
     await comparison.teardown?.();
   }
