@@ -91,8 +91,9 @@ function refLookup(identity: unknown, path: readonly string[]): { missing: true 
 }
 
 function refMissing(operator: MatchOperator): boolean {
-  // Nothing equals, contains or matches a missing field; it is empty.
-  return ["!=", "not in", "not contains", "is empty", "not matches"].includes(operator);
+  // go-bexpr 0.1.2: on a missing key only ==, in/contains and is not empty are false; every
+  // other operator, matches included, is true (test/fixtures/bexpr-reference.json).
+  return !["==", "in", "contains", "is not empty"].includes(operator);
 }
 
 function refPositive(operator: MatchOperator, value: unknown, literal: string): Outcome {

@@ -1,7 +1,8 @@
 /**
  * Evaluation of a selector against one identity, with the real evaluator's semantics: a missing
  * field (`value.nope`) equals nothing (`==` false even against `""`, `!=` true, `in` false,
- * `is empty` true, `matches` false); `in`/`contains` is a substring test on strings, membership on
+ * `is empty` true, `is not empty` false, and `matches` true like every other operator: go-bexpr
+ * 0.1.2 answers false only for `==`, `in` and `is not empty` on a missing key); `in`/`contains` is a substring test on strings, membership on
  * lists and key presence on maps; `matches` is an unanchored RE2 search. An operation the value
  * cannot take (`==` on a list, a bad regex in an unchecked AST) makes the whole selector fail,
  * which at login means no match.
@@ -22,7 +23,9 @@ const NOT_PRESENT: Readonly<Record<EvaluatorOperator, boolean>> = {
   "Not In": true,
   "Is Empty": true,
   "Is Not Empty": false,
-  Matches: false,
+  // go-bexpr 0.1.2 (the version the real service pins) answers true for every operator but these
+  // three on a missing map key, `matches` included (test/properties/selector-reference.test.ts).
+  Matches: true,
   "Not Matches": true,
 };
 
