@@ -12,18 +12,26 @@ export const DEFAULT_HOST = "127.0.0.1";
 
 /** The usage text printed on `--help` and on bad arguments. */
 export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1] [--seed N] [--json]
+                          [--allowed-host NAME]... [--control-token TOKEN]
 
 Starts a local server with every simulated service on one origin, on the embedded default
 scenario (organizations, tokens, mounts ready to use), and the /_sim/ control API.
 
 Options:
   -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
-      --host H     interface to bind (default ${DEFAULT_HOST})
+      --host H     interface to bind (default ${DEFAULT_HOST}); any other than loopback prints a
+                   warning and protects /_sim/ with a control token
+      --allowed-host NAME
+                   another Host name (NAME or NAME:PORT) the /_sim/ control API answers, besides
+                   localhost, 127.0.0.1, [::1] and the bound address; repeatable
+      --control-token TOKEN
+                   the token /_sim/ requests must send in the X-Infra-Doubles-Control-Token
+                   header (default: none on loopback, a random one beyond)
       --seed N     seed of ids and secrets (default 1): same seed, same calls, same responses
       --json       print one line of JSON on start instead of the banner
   -h, --help       show this text
 
-Control API (on the server's origin):
+Control API (on the server's origin; writes need Content-Type: application/json):
   GET  /_sim/clock           {"now": ISO time, "epochMs": ms}
   POST /_sim/clock/advance   body {"by": "30s"} or {"by": 30000}
   POST /_sim/reset           back to the default scenario
@@ -39,6 +47,10 @@ export interface ServeCommand {
   /** Integer seed, or any other text as a string seed. */
   readonly seed: number | string;
   readonly json: boolean;
+  /** Extra `Host` names the control API answers (`--allowed-host`, repeatable). */
+  readonly allowedHosts: readonly string[];
+  /** `--control-token`, when given. */
+  readonly controlToken?: string;
 }
 
 /** Arguments that ask for help (print {@link USAGE}, exit 0) or cannot be used (usage on stderr, exit 2). */
@@ -51,7 +63,7 @@ export interface UsageRequest {
 /**
  * Parses `argv` (without `node` and the script path).
  * @returns the command, or a {@link UsageRequest} for `--help`, unknown flags and bad values.
- * @example parseCommand(["serve", "--port", "0", "--json"]) // { command: "serve", port: 0, host: "127.0.0.1", seed: 1, json: true }
+ * @example parseCommand(["serve", "--port", "0", "--json"]) // { command: "serve", port: 0, host: "127.0.0.1", seed: 1, json: true, allowedHosts: [] }
  */
 export function parseCommand(argv: readonly string[]): ServeCommand | UsageRequest {
   let parsed: ReturnType<typeof parse>;
@@ -72,7 +84,23 @@ export function parseCommand(argv: readonly string[]): ServeCommand | UsageReque
   if (host.trim() === "") return { command: "usage", problem: "--host must not be empty" };
   const seed = values.seed === undefined ? 1 : parseSeed(values.seed);
   if (seed === undefined) return { command: "usage", problem: "--seed must not be empty" };
-  return { command: "serve", port, host, seed, json: values.json ?? false };
+  const allowedHosts = values["allowed-host"] ?? [];
+  if (allowedHosts.some((name) => !/^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:\d{1,5})?$/i.test(name.trim()))) {
+    return { command: "usage", problem: `--allowed-host must be a host name or address, optionally with :port, got "${allowedHosts.find((name) => !/^(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(:\d{1,5})?$/i.test(name.trim())) ?? ""}"` };
+  }
+  const controlToken = values["control-token"];
+  if (controlToken !== undefined && !/^[\x21-\x7e]+$/.test(controlToken)) {
+    return { command: "usage", problem: "--control-token must be printable ASCII without spaces" };
+  }
+  return {
+    command: "serve",
+    port,
+    host,
+    seed,
+    json: values.json ?? false,
+    allowedHosts: allowedHosts.map((name) => name.trim()),
+    ...(controlToken === undefined ? {} : { controlToken }),
+  };
 }
 
 function parse(argv: readonly string[]) {
@@ -85,6 +113,8 @@ function parse(argv: readonly string[]) {
       host: { type: "string" },
       seed: { type: "string" },
       json: { type: "boolean" },
+      "allowed-host": { type: "string", multiple: true },
+      "control-token": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -3,7 +3,7 @@
  * runs in-process in tests: parse, start, print, wait for SIGINT/SIGTERM, close, return the exit code.
  */
 import { parseCommand, USAGE } from "./args.js";
-import { devServerBanner, devServerJson, startDevServer, type DevServerOptions } from "./serve.js";
+import { devServerBanner, devServerJson, devServerWarning, startDevServer, type DevServerOptions } from "./serve.js";
 
 /** Where the CLI writes, and where stop signals come from (`process` in the real binary). */
 export interface CliIo {
@@ -41,11 +41,20 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
   }
   let dev;
   try {
-    dev = await startDevServer({ port: command.port, host: command.host, seed: command.seed, ...extra });
+    dev = await startDevServer({
+      port: command.port,
+      host: command.host,
+      seed: command.seed,
+      allowedHosts: command.allowedHosts,
+      ...(command.controlToken === undefined ? {} : { controlToken: command.controlToken }),
+      ...extra,
+    });
   } catch (error) {
     io.stderr.write(`infra-doubles: cannot start the server on ${command.host}:${command.port}: ${(error as Error).message}\n`);
     return 1;
   }
+  const warning = devServerWarning(dev);
+  if (warning !== undefined) io.stderr.write(warning);
   io.stdout.write(command.json ? `${devServerJson(dev)}\n` : devServerBanner(dev));
   await new Promise<void>((resolve) => {
     const stop = (): void => {

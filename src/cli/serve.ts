@@ -3,7 +3,7 @@
  * the local server, runs each service's embedded default scenario on the server's origin, and says
  * what it built (a human banner, or one line of JSON).
  */
-import { CONTROL_PREFIX } from "../interceptors/control.js";
+import { bindsBeyondLoopback, CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from "../interceptors/control.js";
 import type { RunningServer } from "../interceptors/server.js";
 import { DoublesCore } from "../scenarios/doubles-core.js";
 import { createDoubles } from "../scenarios/doubles.js";
@@ -25,6 +25,10 @@ export interface DevServerOptions {
   readonly plugins?: readonly ServicePlugin<unknown>[];
   /** Ready-made doubles to serve instead. */
   readonly doubles?: DoublesCore;
+  /** More `Host` names the `/_sim/` control API answers (`name` or `name:port`). */
+  readonly allowedHosts?: readonly string[];
+  /** The control token (default: none on loopback, a random one when bound beyond). */
+  readonly controlToken?: string;
 }
 
 /** A running dev server. */
@@ -38,6 +42,10 @@ export interface DevServer extends AsyncDisposable {
    * URL, tokens, ...), or `{ bases }` for a service without a default scenario.
    */
   readonly services: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The token `/_sim/` requests must send in `X-Infra-Doubles-Control-Token`, when there is one. */
+  readonly controlToken?: string;
+  /** The interface the server is bound to (`127.0.0.1`, `0.0.0.0`, ...). */
+  readonly host: string;
   /** Stops the server (connections included). */
   close(): Promise<void>;
 }
@@ -59,9 +67,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     options.doubles ??
     (options.plugins ? new DoublesCore(options.plugins, { clock: "advanceable", seed }) : createDoubles({ clock: "advanceable", seed }));
   const services: Record<string, Record<string, unknown>> = {};
+  const host = options.host ?? DEFAULT_HOST;
   const server = await doubles.listen({
     port: options.port ?? DEFAULT_PORT,
-    host: options.host ?? DEFAULT_HOST,
+    host,
+    ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+    ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
     setup: (origin) => {
       for (const plugin of doubles.registeredPlugins) {
         const bases = plugin.serverBases(origin);
@@ -70,23 +81,50 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     },
   });
   const close = (): Promise<void> => server.close();
-  return { url: server.url, server, doubles, services, close, [Symbol.asyncDispose]: close };
+  return {
+    url: server.url,
+    server,
+    doubles,
+    services,
+    host,
+    ...(server.controlToken === undefined ? {} : { controlToken: server.controlToken }),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }
 
 /**
- * The `--json` start line: `{"url": origin, "<service key>": <default scenario result>, ...}` as
- * one line (no newline inside).
+ * The `--json` start line: `{"url": origin, "controlToken"?: token, "<service key>": <default
+ * scenario result>, ...}` as one line (no newline inside); `controlToken` only when the server has one.
  * @example devServerJson(dev) // '{"url":"http://127.0.0.1:8080","runs":{...},"accessControl":{...},"secrets":{...}}'
  */
-export function devServerJson(dev: Pick<DevServer, "url" | "services">): string {
-  return JSON.stringify({ url: dev.url, ...dev.services });
+export function devServerJson(dev: Pick<DevServer, "url" | "services" | "controlToken">): string {
+  return JSON.stringify({ url: dev.url, ...(dev.controlToken === undefined ? {} : { controlToken: dev.controlToken }), ...dev.services });
+}
+
+/**
+ * The warning printed (on stderr) when the server is bound beyond loopback, or `undefined` on
+ * loopback.
+ * @example devServerWarning({ host: "0.0.0.0" }) // "infra-doubles: WARNING: listening on 0.0.0.0 ..."
+ */
+export function devServerWarning(dev: Pick<DevServer, "host">): string | undefined {
+  if (!bindsBeyondLoopback(dev.host)) return undefined;
+  return (
+    `infra-doubles: WARNING: listening on ${dev.host}, beyond this machine. Anyone who can reach the port can call the ` +
+    `simulated services with the default scenario's well-known tokens (same seed, same tokens). The ${CONTROL_PREFIX}/ ` +
+    `control API needs the control token in the ${headerName()} header. Bind to 127.0.0.1 unless other machines must connect.\n`
+  );
+}
+
+function headerName(): string {
+  return CONTROL_TOKEN_HEADER.replace(/(^|-)([a-z])/g, (_m, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
 }
 
 /**
  * The human start banner: the URL, each service's base URLs and credentials, the control API.
  * @example process.stdout.write(devServerBanner(dev));
  */
-export function devServerBanner(dev: Pick<DevServer, "url" | "services">): string {
+export function devServerBanner(dev: Pick<DevServer, "url" | "services" | "controlToken">): string {
   const lines = [`infra-doubles dev server listening on ${dev.url}`, ""];
   for (const [key, result] of Object.entries(dev.services)) {
     lines.push(key);
@@ -98,12 +136,19 @@ export function devServerBanner(dev: Pick<DevServer, "url" | "services">): strin
     lines.push("");
   }
   const control = `${dev.url}${CONTROL_PREFIX}`;
+  lines.push("Control API (writes need Content-Type: application/json)");
+  if (dev.controlToken !== undefined) {
+    lines.push(
+      `  control token  ${dev.controlToken}`,
+      `  send it as     ${headerName()}: ${dev.controlToken}`,
+      `  e.g. curl -H '${headerName()}: ${dev.controlToken}' ${control}/clock`,
+    );
+  }
   lines.push(
-    "Control API",
     `  GET  ${control}/clock`,
     `  POST ${control}/clock/advance   {"by": "30s"}`,
     `  POST ${control}/reset`,
-    `  GET  ${control}/journal`,
+    `  GET  ${control}/journal       (credentials masked; ?reveal=true shows them)`,
     "",
     "Press Ctrl+C to stop.",
   );

@@ -3,12 +3,13 @@
  * simulator clock, read the request journal, and each service's own scenario routes under
  * `/_sim/<service key>/`. JSON in, JSON out; errors are `{"error": {"status", "code", "message"}}`.
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import { clockDurationMs } from "../simulator/kernel/clock.js";
 import { DomainError, isDomainError, UsageError, type DomainErrorCode } from "../simulator/kernel/errors.js";
 import type { Simulator, SimulatorSnapshot } from "../simulator/kernel/simulator.js";
 import { isoMillis } from "../simulator/kernel/time.js";
-import type { JournalEntry } from "./handler.js";
-import { bodyText, empty, json, type HttpService, type Route, type ServiceMount, type SimResponse } from "./http.js";
+import type { Handler, JournalEntry } from "./handler.js";
+import { bodyText, empty, json, type HttpService, type Route, type ServiceMount, type SimRequest, type SimResponse } from "./http.js";
 
 /** Path prefix of the control API on the server's origin. */
 export const CONTROL_PREFIX = "/_sim";
@@ -55,7 +56,7 @@ export interface ClockView {
  * | `POST /_sim/reset` | | back to the starting state; `{"reset": true, "now", "epochMs", "advanceable"}` |
  * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool}` |
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
- * | `GET /_sim/journal` | | `{"entries": [{"at", "epochMs", "service", "method", "url", "status"}]}` (service requests only) |
+ * | `GET /_sim/journal` | | `{"entries": [{"at", "epochMs", "service", "method", "url", "status", "headers"}]}` (service requests only; credentials in the query and headers masked as `***` unless `?reveal=true`) |
  * | `DELETE /_sim/journal` | | 204, journal emptied |
  *
  * @example
@@ -116,13 +117,23 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
     {
       method: "GET",
       path: "/journal",
-      handler: () =>
-        json(200, {
+      handler: ({ query }) => {
+        const reveal = query.get(REVEAL_PARAMETER)?.toLowerCase() === "true";
+        return json(200, {
           entries: options
             .journal()
             .filter((entry) => !entry.service?.startsWith(CONTROL_SERVICE))
-            .map((entry) => ({ at: isoMillis(entry.at), epochMs: entry.at, service: entry.service ?? null, method: entry.method, url: entry.url, status: entry.status })),
-        }),
+            .map((entry) => ({
+              at: isoMillis(entry.at),
+              epochMs: entry.at,
+              service: entry.service ?? null,
+              method: entry.method,
+              url: reveal ? entry.url : maskUrl(entry.url),
+              status: entry.status,
+              headers: reveal ? (entry.headers ?? {}) : maskHeaders(entry.headers ?? {}),
+            })),
+        });
+      },
     },
     {
       method: "DELETE",
@@ -226,4 +237,211 @@ function controlService(name: string, routes: readonly Route[]): HttpService {
         ? errorBody(405, "method_not_allowed", `${request.method} is not allowed on ${request.url.pathname}; try ${nearest.join(", ")}`)
         : errorBody(404, "not_found", `no control route ${request.method} ${request.url.pathname}; nearest: ${nearest.join(", ")}`),
   };
+}
+
+/**
+ * Header carrying the control token when the server requires one (bound beyond loopback, or
+ * started with a token): `X-Infra-Doubles-Control-Token: <token>`.
+ */
+export const CONTROL_TOKEN_HEADER = "x-infra-doubles-control-token";
+
+/** Query parameter of `GET /_sim/journal` that shows credentials unmasked (`?reveal=true`). */
+export const REVEAL_PARAMETER = "reveal";
+
+/** What stands in for a masked credential in the journal. */
+export const MASK = "***";
+
+/** Who may use the `/_sim/` control API of a server (see docs/decisions/security.md). */
+export interface ControlAccessPolicy {
+  /**
+   * `Host` values the control API answers, lower case: `name:port` (that port only) or `name`
+   * (any port). IPv6 literals in brackets (`[::1]:8080`).
+   */
+  readonly allowedHosts: readonly string[];
+  /** When set, every control request must carry it in {@link CONTROL_TOKEN_HEADER}. */
+  readonly token?: string;
+}
+
+/** Whether `path` (a URL pathname) is under the control API. */
+export function isControlPath(pathname: string): boolean {
+  return pathname === CONTROL_PREFIX || pathname.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+/**
+ * The refusal of a control request the policy does not allow, or `undefined` to let it through.
+ * In order: a `Host` the server does not answer to (DNS rebinding) or a missing one, 403; an
+ * `Origin` naming another host (or `null`), 403; `Sec-Fetch-Site: cross-site`, 403; a missing or
+ * wrong control token, 401; a `POST`/`PUT`/`PATCH` without a JSON content type (a cross-site
+ * "simple" `text/plain` POST needs no preflight), 415. Bodies are the control API's
+ * `{"error": {"status", "code", "message"}}`.
+ * @example controlRefusal(request, { allowedHosts: ["localhost:8080"] }) // undefined, or a 403/401/415 answer
+ */
+export function controlRefusal(request: SimRequest, policy: ControlAccessPolicy): SimResponse | undefined {
+  const host = request.headers.host;
+  if (host === undefined || !hostAllowed(host, policy.allowedHosts)) {
+    return errorBody(
+      403,
+      "forbidden",
+      `the control API answers only requests whose Host names this server (${policy.allowedHosts.join(", ")}); got ${host === undefined ? "no Host" : JSON.stringify(host)} (start the server with --allowed-host to add a name)`,
+    );
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, policy.allowedHosts)) {
+    return errorBody(403, "forbidden", `the control API refuses cross-site requests (Origin ${JSON.stringify(origin)})`);
+  }
+  if (request.headers["sec-fetch-site"]?.trim().toLowerCase() === "cross-site") {
+    return errorBody(403, "forbidden", "the control API refuses cross-site requests (Sec-Fetch-Site: cross-site)");
+  }
+  if (policy.token !== undefined && !tokenMatches(request.headers[CONTROL_TOKEN_HEADER], policy.token)) {
+    return errorBody(401, "unauthenticated", `the control API of this server needs its control token in the ${CONTROL_TOKEN_HEADER} header (printed when the server started)`);
+  }
+  if (["POST", "PUT", "PATCH"].includes(request.method) && !isJsonType(request.headers["content-type"])) {
+    return errorBody(415, "unsupported_media_type", `${request.method} on the control API needs Content-Type: application/json`);
+  }
+  return undefined;
+}
+
+/**
+ * The handler with {@link controlRefusal} in front of every `/_sim/` request (service routes are
+ * untouched: real clients send any `Host`). Refused requests change nothing and are not journalled.
+ * @example const guarded = guardControl(doubles.handlerFor(origin), { allowedHosts: ["127.0.0.1:8080"] });
+ */
+export function guardControl(handler: Handler, policy: ControlAccessPolicy): Handler {
+  return {
+    get sim() {
+      return handler.sim;
+    },
+    get mounts() {
+      return handler.mounts;
+    },
+    get origins() {
+      return handler.origins;
+    },
+    get journal() {
+      return handler.journal;
+    },
+    owns: (url) => handler.owns(url),
+    clearJournal: () => handler.clearJournal(),
+    handle: async (request) => {
+      if (isControlPath(request.url.pathname)) {
+        const refusal = controlRefusal(request, policy);
+        if (refusal !== undefined) return refusal;
+      }
+      return handler.handle(request);
+    },
+  };
+}
+
+/**
+ * The `Host` values a server bound to `address:port` answers on its control API: the loopback
+ * names (`localhost`, `127.0.0.1`, `[::1]`) and the bound address with the port (every interface
+ * address when bound to a wildcard such as `0.0.0.0`), plus `extra` (`name` for any port, or
+ * `name:port`).
+ * @example controlHosts("127.0.0.1", 8080, ["dev.internal"]) // ["localhost:8080", "127.0.0.1:8080", "[::1]:8080", "dev.internal"]
+ */
+export function controlHosts(address: string, port: number, extra: readonly string[] = [], interfaceAddresses: readonly string[] = []): string[] {
+  const names = ["localhost", "127.0.0.1", "[::1]", bracketed(address)];
+  if (isWildcard(address)) names.push(...interfaceAddresses.map(bracketed));
+  const withPort = names.map((name) => `${name.toLowerCase()}:${port}`);
+  return [...new Set([...withPort, ...extra.map((host) => host.trim().toLowerCase()).filter((host) => host !== "")])];
+}
+
+/**
+ * Whether a bind address reaches beyond this machine (anything but `127.0.0.0/8`, `::1`,
+ * `localhost`): such a server gets a control token.
+ * @example bindsBeyondLoopback("0.0.0.0") // true
+ */
+export function bindsBeyondLoopback(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, "").toLowerCase();
+  return !(bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === "::ffff:127.0.0.1");
+}
+
+function isWildcard(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, "");
+  return bare === "0.0.0.0" || bare === "::" || bare === "";
+}
+
+function bracketed(address: string): string {
+  return address.includes(":") && !address.startsWith("[") ? `[${address}]` : address;
+}
+
+/** Splits `name[:port]` (IPv6 in brackets); a missing port is 80 (the default of `http:`). */
+function splitHost(value: string): { name: string; port: string | undefined } {
+  const text = value.trim().toLowerCase();
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(text);
+  if (match === null) return { name: text, port: undefined };
+  return { name: match[1] ?? "", port: match[2] === undefined || match[2] === "" ? undefined : String(Number(match[2])) };
+}
+
+function hostAllowed(value: string, allowed: readonly string[]): boolean {
+  const { name, port } = splitHost(value);
+  if (name === "") return false;
+  return allowed.some((entry) => {
+    const want = splitHost(entry);
+    return want.name === name && (want.port === undefined || want.port === (port ?? "80"));
+  });
+}
+
+function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  return hostAllowed(url.port === "" ? `${url.hostname}:${url.protocol === "https:" ? 443 : 80}` : url.host, allowed);
+}
+
+function isJsonType(contentType: string | undefined): boolean {
+  const media = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  return media === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(media);
+}
+
+function tokenMatches(sent: string | undefined, token: string): boolean {
+  if (sent === undefined) return false;
+  const digest = (text: string): Buffer => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(sent.trim()), digest(token));
+}
+
+/** Query parameters whose values the journal masks (`token`, `client_token`, `password`, ...). */
+const CREDENTIAL_PARAMETER = /token|secret|password|passwd|passphrase|credential|signature|api[-_]?key|access[-_]?key|private[-_]?key|^auth|^code$|^otp$/i;
+
+/** Headers whose values the journal masks. */
+const CREDENTIAL_HEADER = /token|authorization|cookie|secret|password|api[-_]?key|^x-amz-security/i;
+
+/**
+ * A URL with the values of credential-like query parameters replaced by {@link MASK}
+ * (`?token=s.abc` becomes `?token=***`); other parameters and the path are kept as sent.
+ * @example maskUrl("http://127.0.0.1:8080/v1/sys/health?token=abc&x=1") // "http://127.0.0.1:8080/v1/sys/health?token=***&x=1"
+ */
+export function maskUrl(href: string): string {
+  const at = href.indexOf("?");
+  if (at < 0) return href;
+  const hash = href.indexOf("#", at);
+  const query = href.slice(at + 1, hash < 0 ? undefined : hash);
+  const masked = query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const rawName = eq < 0 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, " "));
+      } catch {
+        // keep the raw name
+      }
+      return eq >= 0 && CREDENTIAL_PARAMETER.test(name) ? `${rawName}=${MASK}` : pair;
+    })
+    .join("&");
+  return `${href.slice(0, at + 1)}${masked}${hash < 0 ? "" : href.slice(hash)}`;
+}
+
+/**
+ * Headers with the values of credential headers (`X-Vault-Token`, `X-Consul-Token`,
+ * `Authorization`, cookies, ...) replaced by {@link MASK}.
+ * @example maskHeaders({ "x-vault-token": "s.abc", accept: "*\/*" }) // { "x-vault-token": "***", accept: "*\/*" }
+ */
+export function maskHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) ? MASK : value]));
 }

@@ -20,6 +20,8 @@ export interface JournalEntry {
   readonly method: string;
   readonly url: string;
   readonly status: number;
+  /** The request's headers as received (names in lower case); the control API masks credentials. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** For a request that matches none of the service's endpoints: the nearest ones (`METHOD /path`). */
   readonly nearest?: readonly string[];
 }
@@ -69,7 +71,7 @@ export function createHandler(options: HandlerOptions): Handler {
     if (service !== undefined && unjournaled.has(service)) return response;
     const nearest = response.headers[NEAREST_HEADER]?.split("; ");
     if (limit > 0) {
-      journal.push({ at, service, method: request.method, url: request.url.href, status: response.status, ...(nearest ? { nearest } : {}) });
+      journal.push({ at, service, method: request.method, url: request.url.href, status: response.status, headers: request.headers, ...(nearest ? { nearest } : {}) });
       if (journal.length > limit) journal.shift();
     }
     return response;

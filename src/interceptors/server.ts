@@ -26,6 +26,11 @@ export interface RunningServer extends AsyncDisposable {
   /** The origin, e.g. `http://127.0.0.1:53211`. */
   readonly url: string;
   readonly port: number;
+  /**
+   * The token `/_sim/` requests must send (`X-Infra-Doubles-Control-Token`), when the server has
+   * one (set by `DoublesCore.listen`; see docs/decisions/security.md).
+   */
+  readonly controlToken?: string;
   /** The listening node:http server (its connections pass through the method rewriter). */
   readonly server: Server;
   /** Stops listening and closes every open connection (requests in flight are cut off). */

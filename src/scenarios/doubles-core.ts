@@ -2,7 +2,9 @@
  * The machinery behind `createDoubles()`: one simulator, one clock, a set of service plugins, and
  * the two transports (nock and the local server) over one handler.
  */
-import { controlMounts, type PluginControlRoutes } from "../interceptors/control.js";
+import { randomBytes } from "node:crypto";
+import { networkInterfaces } from "node:os";
+import { bindsBeyondLoopback, controlHosts, controlMounts, guardControl, type PluginControlRoutes } from "../interceptors/control.js";
 import { createHandler, type Handler, type JournalEntry } from "../interceptors/handler.js";
 import type { HttpService, ServiceMount } from "../interceptors/http.js";
 import { interceptWithNock, type NockInterception } from "../interceptors/nock-adapter.js";
@@ -59,6 +61,18 @@ export interface ListenOptions extends ServerOptions {
    * @param origin - the server's origin, e.g. `http://127.0.0.1:8080`.
    */
   readonly setup?: (origin: string) => void;
+  /**
+   * More `Host` names the `/_sim/` control API answers, besides the loopback names and the bound
+   * address with the server's port: `name` (any port) or `name:port` (e.g. a name on the LAN, a
+   * proxy's host). Service routes answer any `Host`.
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * The token `/_sim/` requests must send in the `X-Infra-Doubles-Control-Token` header. Default:
+   * none on loopback; bound beyond loopback (`0.0.0.0`, a LAN address), a random token (not
+   * seeded: a predictable token protects nothing), returned as `controlToken`.
+   */
+  readonly controlToken?: string;
 }
 
 /**
@@ -253,13 +267,19 @@ export class DoublesCore {
    * await fetch(`${server.url}/_sim/clock`); // {"now":"2024-01-01T00:00:00.000Z","epochMs":1704067200000,...}
    */
   async listen(options: ListenOptions = {}): Promise<RunningServer> {
-    const { setup, ...serverOptions } = options;
+    const { setup, allowedHosts, controlToken, ...serverOptions } = options;
+    if (controlToken !== undefined && controlToken.trim() === "") throw new UsageError("listen: controlToken must not be empty");
+    const token = controlToken ?? (bindsBeyondLoopback(serverOptions.host ?? "127.0.0.1") ? randomBytes(24).toString("base64url") : undefined);
     const server = await startServer((origin) => {
       setup?.(origin);
-      return this.handlerFor(origin);
+      const url = new URL(origin);
+      const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address.replace(/%.*$/, "")));
+      const allowed = controlHosts(url.hostname, url.port === "" ? 80 : Number(url.port), allowedHosts, interfaces);
+      return guardControl(this.handlerFor(origin), { allowedHosts: allowed, ...(token === undefined ? {} : { token }) });
     }, serverOptions);
-    this.servers.add(server);
-    return server;
+    const running: RunningServer = token === undefined ? server : Object.assign(server, { controlToken: token });
+    this.servers.add(running);
+    return running;
   }
 
   /** Stops every interception and server started from this object. */

@@ -3,18 +3,26 @@ import { DEFAULT_HOST, DEFAULT_PORT, parseCommand } from "../../src/cli/args.js"
 
 describe("infra-doubles command-line parsing", () => {
   it("reads serve with its defaults", () => {
-    expect(parseCommand(["serve"])).toEqual({ command: "serve", port: DEFAULT_PORT, host: DEFAULT_HOST, seed: 1, json: false });
+    expect(parseCommand(["serve"])).toEqual({ command: "serve", port: DEFAULT_PORT, host: DEFAULT_HOST, seed: 1, json: false, allowedHosts: [] });
     expect(DEFAULT_PORT).toBe(8080);
     expect(DEFAULT_HOST).toBe("127.0.0.1");
   });
 
+  it("refuses an --allowed-host that is not a host name and a --control-token with spaces", () => {
+    expect(parseCommand(["serve", "--allowed-host", "http://x/"])).toMatchObject({ command: "usage", problem: expect.stringMatching(/--allowed-host/) });
+    expect(parseCommand(["serve", "--control-token", "a b"])).toMatchObject({ command: "usage", problem: expect.stringMatching(/--control-token/) });
+    expect(parseCommand(["serve", "--control-token", ""])).toMatchObject({ command: "usage" });
+  });
+
   it("reads every flag, in any order and in --flag=value form", () => {
-    expect(parseCommand(["serve", "--json", "--port", "0", "--host", "0.0.0.0", "--seed", "42"])).toEqual({
+    expect(parseCommand(["serve", "--json", "--port", "0", "--host", "0.0.0.0", "--seed", "42", "--allowed-host", "dev.lan", "--allowed-host=box:8443", "--control-token", "t0k"])).toEqual({
       command: "serve",
       port: 0,
       host: "0.0.0.0",
       seed: 42,
       json: true,
+      allowedHosts: ["dev.lan", "box:8443"],
+      controlToken: "t0k",
     });
     expect(parseCommand(["--port=9000", "serve", "-p", "9001", "--seed=abc"])).toMatchObject({ port: 9001, seed: "abc" });
   });

@@ -50,15 +50,47 @@ describe("infra-doubles serve, in process", () => {
     const before = (await (await fetch(`${start.url}/_sim/clock`)).json()) as { epochMs: number; advanceable: boolean };
     expect(before.advanceable).toBe(true);
     expect(Math.abs(before.epochMs - Date.now())).toBeLessThan(60_000);
-    const advanced = (await (await fetch(`${start.url}/_sim/clock/advance`, { method: "POST", body: '{"by":"1h"}' })).json()) as { epochMs: number };
+    const advanced = (await (await fetch(`${start.url}/_sim/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"by":"1h"}' })).json()) as { epochMs: number };
     expect(advanced.epochMs - before.epochMs).toBeGreaterThanOrEqual(3_600_000);
-    await fetch(`${start.url}/_sim/demo/things/extra`, { method: "POST" });
+    await fetch(`${start.url}/_sim/demo/things/extra`, { method: "POST", headers: { "content-type": "application/json" } });
     expect(await (await fetch(`${start.url}/_sim/demo/count`)).json()).toEqual({ count: 2 });
-    await fetch(`${start.url}/_sim/reset`, { method: "POST" });
+    await fetch(`${start.url}/_sim/reset`, { method: "POST", headers: { "content-type": "application/json" } });
     expect(await (await fetch(`${start.url}/_sim/demo/count`)).json()).toEqual({ count: 1 });
     expect((await fetch(`${start.demo.baseUrl}/things/${start.demo.thingId}`)).status).toBe(200);
     run.signals.emit("SIGINT");
     expect(await run.exit).toBe(0);
+  });
+
+  it("bound beyond loopback: warns on stderr, generates a control token, shows it in --json, and /_sim/ needs it", async () => {
+    const run = launch(["serve", "--port", "0", "--host", "0.0.0.0", "--json"], { plugins: [demoWithControls] });
+    const start = JSON.parse(await run.firstLine()) as { url: string; controlToken: string; demo: { baseUrl: string; thingId: string } };
+    expect(run.err.join("")).toMatch(/WARNING: listening on 0\.0\.0\.0, beyond this machine.*X-Infra-Doubles-Control-Token/s);
+    expect(start.controlToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const port = new URL(start.url).port;
+    const sim = `http://127.0.0.1:${port}/_sim`;
+    expect((await fetch(`${sim}/clock`)).status).toBe(401);
+    expect((await fetch(`${sim}/clock`, { headers: { "x-infra-doubles-control-token": start.controlToken } })).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/demo/api/things/${start.demo.thingId}`)).status).toBe(200);
+    run.signals.emit("SIGTERM");
+    expect(await run.exit).toBe(0);
+  });
+
+  it("shows a given control token and a curl example with it in the banner; loopback without one warns nothing", async () => {
+    const run = launch(["serve", "--port", "0", "--control-token", "my-token", "--allowed-host", "dev.lan"], { plugins: [demoWithControls] });
+    const banner = await run.firstLine();
+    const url = /listening on (\S+)/.exec(banner)?.[1] ?? "";
+    expect(banner).toContain("control token  my-token");
+    expect(banner).toContain(`curl -H 'X-Infra-Doubles-Control-Token: my-token' ${url}/_sim/clock`);
+    expect(run.err).toEqual([]);
+    expect((await fetch(`${url}/_sim/clock`)).status).toBe(401);
+    expect((await fetch(`${url}/_sim/clock`, { headers: { "x-infra-doubles-control-token": "my-token" } })).status).toBe(200);
+    run.signals.emit("SIGTERM");
+    expect(await run.exit).toBe(0);
+    const plain = launch(["serve", "--port", "0", "--json"], { plugins: [demoWithControls] });
+    expect(JSON.parse(await plain.firstLine())).not.toHaveProperty("controlToken");
+    expect(plain.err).toEqual([]);
+    plain.signals.emit("SIGTERM");
+    await plain.exit;
   });
 
   it("gives the same ids for the same seed", async () => {

@@ -18,7 +18,7 @@ async function start(options: DoublesCoreOptions = {}, listen: (doubles: Doubles
   servers.push(server);
   const sim = `${server.url}/_sim`;
   const call = async (method: string, path: string, body?: string) => {
-    const response = await fetch(`${sim}${path}`, { method, ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }) });
+    const response = await fetch(`${sim}${path}`, { method, ...(method === "GET" || method === "HEAD" ? {} : { headers: { "content-type": "application/json" } }), ...(body === undefined ? {} : { body }) });
     const text = await response.text();
     return { status: response.status, type: response.headers.get("content-type"), body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
   };
@@ -117,7 +117,7 @@ describe("POST /_sim/reset", () => {
     const server = await doubles.listen();
     servers.push(server);
     doubles.controlsOf<DemoControls>("demo").createThing("after listen");
-    await fetch(`${server.url}/_sim/reset`, { method: "POST" });
+    await fetch(`${server.url}/_sim/reset`, { method: "POST", headers: { "content-type": "application/json" } });
     expect(doubles.controlsOf<DemoControls>("demo").count()).toBe(1);
   });
 });
@@ -131,8 +131,8 @@ describe("the /_sim/ journal", () => {
     const journal = await call("GET", "/journal");
     expect(journal.body).toEqual({
       entries: [
-        { at: "2024-01-01T00:00:00.000Z", epochMs: START, service: "demo", method: "GET", url: `${base}/things/none`, status: 404 },
-        { at: "2024-01-01T00:00:00.000Z", epochMs: START, service: "demo", method: "LIST", url: `${base}/echo/x`, status: 200 },
+        { at: "2024-01-01T00:00:00.000Z", epochMs: START, service: "demo", method: "GET", url: `${base}/things/none`, status: 404, headers: expect.objectContaining({ host: new URL(base).host }) },
+        { at: "2024-01-01T00:00:00.000Z", epochMs: START, service: "demo", method: "LIST", url: `${base}/echo/x`, status: 200, headers: expect.any(Object) },
       ],
     });
     expect(await call("DELETE", "/journal")).toEqual({ status: 204, type: null, body: undefined });

@@ -84,9 +84,9 @@ test("listen() serves LIST and the /_sim/ control API", async () => {
   try {
     const listed = await fetch(`${server.url}/ping/api/ping`, { method: "LIST" });
     assert.equal((await listed.json()).method, "LIST");
-    const advanced = await fetch(`${server.url}/_sim/clock/advance`, { method: "POST", body: '{"by":"30s"}' });
+    const advanced = await fetch(`${server.url}/_sim/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"by":"30s"}' });
     assert.equal((await advanced.json()).now, "2024-01-01T00:00:30.000Z");
-    const reset = await fetch(`${server.url}/_sim/reset`, { method: "POST" });
+    const reset = await fetch(`${server.url}/_sim/reset`, { method: "POST", headers: { "content-type": "application/json" } });
     assert.equal(reset.status, 200);
   } finally {
     await server.close();

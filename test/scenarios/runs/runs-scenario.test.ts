@@ -182,7 +182,7 @@ describe("runs dev server scenario and control routes", () => {
     const server = await doubles.listen();
     stops.push(() => server.close());
     const sim = (path: string, body?: unknown) =>
-      fetch(`${server.url}/_sim/runs${path}`, { method: body === undefined ? "GET" : "POST", body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${server.url}/_sim/runs${path}`, { method: body === undefined ? "GET" : "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
     expect((await sim("/organizations", { name: "acme" })).status).toBe(201);
     const ws = (await (await sim("/workspaces", { organization: "acme", name: "app", vcsRepo: { identifier: "acme/app" } })).json()) as { id: string };
     const user = (await (await sim("/users", { username: "dev", permissions: { [ws.id]: "admin" } })).json()) as { token: string };
@@ -199,7 +199,7 @@ describe("runs dev server scenario and control routes", () => {
     const bad = await sim("/outcomes", { plan: "maybe" });
     expect(bad.status).toBe(400);
     expect((await sim("/workspaces", { name: 5 })).status).toBe(400);
-    expect((await fetch(`${server.url}/_sim/runs/organizations`, { method: "POST", body: "{oops" })).status).toBe(400);
+    expect((await fetch(`${server.url}/_sim/runs/organizations`, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" })).status).toBe(400);
     for (const [path, body] of [
       ["/workspaces", { organization: "acme", vcsRepo: null }],
       ["/workspaces", { organization: "acme", vcsRepo: { identifier: "acme/x", branch: 5 } }],

@@ -47,16 +47,16 @@ describe("secrets: the plugin in createDoubles()", () => {
   it("sets the node state through the control API", async () => {
     const d = (doubles = createDoubles());
     const server = await d.listen();
-    const set = await fetch(`${server.url}/_sim/secrets/node-state`, { method: "POST", body: JSON.stringify({ state: "sealed" }) });
+    const set = await fetch(`${server.url}/_sim/secrets/node-state`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ state: "sealed" }) });
     expect(set.status).toBe(200);
     expect(await set.json()).toEqual({ state: "sealed" });
     expect((await fetch(`${server.url}/v1/sys/health`)).status).toBe(503);
     expect(await (await fetch(`${server.url}/_sim/secrets/node-state`)).json()).toEqual({ state: "sealed" });
-    const bad = await fetch(`${server.url}/_sim/secrets/node-state`, { method: "POST", body: JSON.stringify({ state: "asleep" }) });
+    const bad = await fetch(`${server.url}/_sim/secrets/node-state`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ state: "asleep" }) });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/unknown node state "asleep"/);
-    expect((await fetch(`${server.url}/_sim/secrets/node-state`, { method: "POST", body: "{" })).status).toBe(400);
-    const unstable = await fetch(`${server.url}/_sim/secrets/node-state`, { method: "POST", body: JSON.stringify({ state: "performance-standby", unstable: true }) });
+    expect((await fetch(`${server.url}/_sim/secrets/node-state`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" })).status).toBe(400);
+    const unstable = await fetch(`${server.url}/_sim/secrets/node-state`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ state: "performance-standby", unstable: true }) });
     expect(unstable.status).toBe(200);
     expect((await fetch(`${server.url}/v1/sys/health`)).status).toBe(429);
     expect(await (await fetch(`${server.url}/_sim/secrets/root-token`)).json()).toEqual({ token: d.secrets.rootToken });
