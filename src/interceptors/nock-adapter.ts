@@ -32,6 +32,55 @@ function loadNock(): typeof nock {
   return createRequire(import.meta.url)("nock") as typeof nock;
 }
 
+/** Whether nock is in the module cache already (loaded by the user, or by an earlier interception). */
+function nockLoaded(): boolean {
+  const require = createRequire(import.meta.url);
+  try {
+    return require.resolve("nock") in require.cache;
+  } catch {
+    return false;
+  }
+}
+
+/** Live interceptions, process-wide. */
+let liveInterceptions = 0;
+/** Whether this library turned nock's interception on (by loading nock, or `activate()`). */
+let activatedHere = false;
+
+/**
+ * nock with its interception active, for one more interception. Loading nock activates it; a nock
+ * loaded and restored since (by us or by the user) is activated again. Either way the activation
+ * is ours to undo in {@link releaseNock}; a nock the user had active stays theirs.
+ */
+function acquireNock(): typeof nock {
+  const loaded = nockLoaded();
+  const instance = loadNock();
+  if (!loaded && instance.isActive()) activatedHere = true;
+  else if (!instance.isActive()) {
+    instance.activate();
+    activatedHere = true;
+  }
+  liveInterceptions++;
+  return instance;
+}
+
+/**
+ * One interception fewer. After the last one, nock's interception is restored (node's own
+ * `http.request`, `http.ClientRequest`, `fetch` again) if this library activated it and no one
+ * else's mocks are left in nock; a nock the user activated is left alone.
+ */
+function releaseNock(instance: typeof nock): void {
+  liveInterceptions = Math.max(0, liveInterceptions - 1);
+  if (liveInterceptions > 0 || !activatedHere) return;
+  if (!instance.isActive()) {
+    activatedHere = false;
+    return;
+  }
+  if (instance.activeMocks().length > 0 || instance.pendingMocks().length > 0) return;
+  instance.restore();
+  activatedHere = false;
+}
+
 /**
  * Origins intercepted right now, process-wide, each with a test of whether its interception still
  * has live interceptors (`nock.cleanAll()` removes them without `stop()`). nock answers from the
@@ -81,7 +130,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
         "stop it first (`using _nock = doubles.intercept()`, `interception.stop()` or `await doubles.close()` after each test)",
     );
   }
-  const nock = loadNock();
+  const nock = acquireNock();
   const owner = Symbol("interception");
   const captured = new WeakMap<object, CapturedRequest>();
   const scopes: nock.Scope[] = [];
@@ -159,6 +208,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
     }
     for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
     releaseOrigins();
+    releaseNock(nock);
     for (const origin of handler.origins) if (activeOrigins.get(origin)?.owner === owner) activeOrigins.delete(origin);
   };
   return {
