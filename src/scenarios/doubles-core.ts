@@ -20,6 +20,7 @@ import {
 import type { Duration } from "../simulator/kernel/duration.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { Simulator, type SimulatorSnapshot } from "../simulator/kernel/simulator.js";
+import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
 
 /**
@@ -123,12 +124,9 @@ export class DoublesCore {
   private readonly journal: JournalEntry[] = [];
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
+    checkDoublesOptions(options, plugins);
     this.plugins = plugins;
     this.options = options;
-    const unknown = Object.keys(options.baseUrls ?? {}).filter((key) => !plugins.some((p) => p.key === key));
-    if (unknown.length > 0) {
-      throw new UsageError(`baseUrls names no service: ${unknown.join(", ")} (services: ${plugins.map((p) => p.key).join(", ")})`);
-    }
     this.clock = makeClock(options.clock, options.start);
     this.sim = new Simulator({
       clock: this.clock,

@@ -77,6 +77,8 @@ export class Doubles extends DoublesCore {
 /**
  * Creates the doubles: a simulator (manual clock at 2024-01-01T00:00:00Z unless told otherwise)
  * with every service, ready to `intercept()` with nock or `listen()` as a server.
+ * @throws {UsageError} for an unknown option key at any level (naming the nearest valid key, e.g.
+ *   `unknown option "sed" (did you mean "seed"?)`) or a value of the wrong type.
  * @example
  * const doubles = createDoubles({ seed: 42, clock: "manual", start: "2024-05-01T00:00:00Z" });
  */

@@ -297,6 +297,6 @@ describe("clock options", () => {
 
 describe("base URL options", () => {
   it("refuses a baseUrls key that names no service", () => {
-    expect(() => new DoublesCore([demoPlugin], { baseUrls: { demoo: "https://x.test/api" } })).toThrow(/baseUrls names no service: demoo \(services: demo\)/);
+    expect(() => new DoublesCore([demoPlugin], { baseUrls: { demoo: "https://x.test/api" } })).toThrow(/unknown option "baseUrls.demoo" \(did you mean "demo"\?\); valid keys of "baseUrls": demo/);
   });
 });

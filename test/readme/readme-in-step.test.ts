@@ -26,4 +26,20 @@ describe("the README", () => {
       for (const link of links) expect(existsSync(join(root, dirname(doc), link)), `${doc} -> ${link}`).toBe(true);
     }
   });
+
+  it("names only documents that the repository and the package both have", () => {
+    // Regression (issue 7): the README pointed at spec/*.md and FIDELITY.md, which neither has.
+    const shipped = (JSON.parse(read("package.json")) as { files: string[] }).files;
+    for (const doc of ["README.md", "docs/conformance.md"]) {
+      const text = read(doc);
+      const linked = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] ?? "").filter((l) => !/^[a-z]+:/.test(l));
+      const named = [...text.matchAll(/`([\w./-]+\.md)`/g)].map((m) => m[1] ?? "");
+      for (const path of [...linked.map((l) => join(dirname(doc), l)), ...named]) {
+        const file = join(root, path);
+        expect(existsSync(file), `${doc} names ${path}, which the repository does not have`).toBe(true);
+        const relative = file.slice(root.length + 1);
+        expect(shipped.some((entry) => relative === entry || relative.startsWith(`${entry}/`)), `${doc} names ${relative}, which the package does not ship`).toBe(true);
+      }
+    }
+  });
 });
