@@ -11,16 +11,7 @@ import { clonePlain } from "./clone.js";
 import { parseDuration, type Duration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import { IdSource, type IdState } from "./ids.js";
-import {
-  cancelMove,
-  emptySchedule,
-  insertMove,
-  scheduleMove,
-  takeDue,
-  type MovePayload,
-  type ScheduledMove,
-  type SchedulerState,
-} from "./scheduler.js";
+import { Schedule, type MovePayload, type ScheduledMove, type SchedulerState } from "./scheduler.js";
 
 /** What a read-only operation sees. */
 export interface ReadContext<S> {
@@ -109,7 +100,7 @@ export class Simulator {
   readonly seed: number | string;
   private readonly definitions = new Map<string, ServiceDefinition<unknown>>();
   private states = new Map<string, unknown>();
-  private schedule: SchedulerState = emptySchedule();
+  private readonly schedule = new Schedule();
   private ids: IdSource;
   private blobs = new Map<string, Uint8Array>();
   private blobSeq = 0;
@@ -117,6 +108,7 @@ export class Simulator {
   private changeVersion = 0;
   private catchingUp = false;
   private readonly waiters = new Set<Waiter>();
+  private readonly moveContexts = new Map<string, unknown>();
   private readonly changeListeners = new Set<() => void>();
   private readonly initial: SimulatorSnapshot;
 
@@ -173,15 +165,16 @@ export class Simulator {
     try {
       const target = Math.max(this.clock.now(), this.lastNow);
       for (;;) {
-        const move = takeDue(this.schedule, target);
+        const move = this.schedule.takeDue(target);
         if (move === undefined) break;
-        this.lastNow = Math.max(this.lastNow, move.due);
+        if (move.due > this.lastNow) this.lastNow = move.due;
         const handler = this.definitions.get(move.service)?.moves?.[move.kind];
         if (handler === undefined) {
           throw new UsageError(`no handler for move "${move.kind}" of service "${move.service}"`);
         }
-        // A move handler that throws is a library bug, not a refused request: no rollback copy.
-        this.transact(move.service, (ctx) => handler(ctx, move.payload), false);
+        // A move handler that throws is a library bug, not a refused request: nothing to put back.
+        handler(this.moveContext(move.service), move.payload);
+        this.changed();
       }
       this.lastNow = target;
     } finally {
@@ -274,7 +267,7 @@ export class Simulator {
   snapshot(): SimulatorSnapshot {
     return structuredClone({
       services: Object.fromEntries(this.states),
-      schedule: this.schedule,
+      schedule: this.schedule.save(),
       ids: this.ids.save(),
       blobs: Object.fromEntries(this.blobs),
       lastNow: this.lastNow,
@@ -297,7 +290,7 @@ export class Simulator {
     }
     const copy = structuredClone(snapshot);
     this.states = new Map(Object.entries(copy.services));
-    this.schedule = copy.schedule;
+    this.schedule.load(copy.schedule);
     this.ids.load(copy.ids);
     this.blobs = new Map(Object.entries(copy.blobs));
     this.blobSeq = copy.blobSeq;
@@ -310,10 +303,10 @@ export class Simulator {
     this.restore(this.initial);
   }
 
-  private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R, rollback = true): R {
+  private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {
     if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
     const undo: Undo = { added: [], cancelled: [], addedBlobs: [], droppedBlobs: new Map() };
-    const savedState = rollback ? clonePlain(this.states.get(service)) : undefined;
+    const savedState = clonePlain(this.states.get(service));
     const savedIds = this.ids.save();
     const savedBlobSeq = this.blobSeq;
     const savedNextMove = this.schedule.nextId;
@@ -323,17 +316,15 @@ export class Simulator {
       this.changed();
       return result;
     } catch (error) {
-      if (rollback) {
-        this.states.set(service, savedState);
-        this.ids.load(savedIds);
-        this.blobSeq = savedBlobSeq;
-        for (const id of undo.added) cancelMove(this.schedule, id);
-        // A move both scheduled and cancelled by this operation never existed before it.
-        for (const move of undo.cancelled) if (move.id < savedNextMove) insertMove(this.schedule, move);
-        this.schedule.nextId = savedNextMove;
-        for (const key of undo.addedBlobs) this.blobs.delete(key);
-        for (const [key, bytes] of undo.droppedBlobs) this.blobs.set(key, bytes);
-      }
+      this.states.set(service, savedState);
+      this.ids.load(savedIds);
+      this.blobSeq = savedBlobSeq;
+      for (const id of undo.added) this.schedule.cancel(id);
+      // A move both scheduled and cancelled by this operation never existed before it.
+      for (const move of undo.cancelled) if (move.id < savedNextMove) this.schedule.insert(move);
+      this.schedule.nextId = savedNextMove;
+      for (const key of undo.addedBlobs) this.blobs.delete(key);
+      for (const [key, bytes] of undo.droppedBlobs) this.blobs.set(key, bytes);
       throw error;
     }
   }
@@ -344,37 +335,53 @@ export class Simulator {
     return {
       now,
       state: this.states.get(service) as S,
-      scheduled: () => this.schedule.moves.filter((move) => move.service === service),
+      scheduled: () => this.schedule.sorted(service),
       blob: (key) => this.blobs.get(key),
     };
   }
 
-  private operationContext<S>(service: string, undo: Undo): OperationContext<S> {
+  /**
+   * The context of a firing move: one object per service, kept and brought up to date (time and
+   * state) before each move, since moves fire one at a time and nothing of them is rolled back.
+   */
+  private moveContext<S>(service: string): OperationContext<S> {
+    let ctx = this.moveContexts.get(service) as { now: number; state: unknown } | undefined;
+    if (ctx === undefined) {
+      ctx = this.operationContext<S>(service, undefined) as unknown as { now: number; state: unknown };
+      this.moveContexts.set(service, ctx);
+    }
+    ctx.now = this.lastNow;
+    ctx.state = this.states.get(service);
+    return ctx as unknown as OperationContext<S>;
+  }
+
+  /** `undo` is undefined for a firing move: a move is not rolled back. */
+  private operationContext<S>(service: string, undo: Undo | undefined): OperationContext<S> {
     const read = this.readContext<S>(service);
     return {
       ...read,
       state: read.state as S,
       ids: this.ids,
       schedule: (at, kind, payload = null) => {
-        const id = scheduleMove(this.schedule, { due: Math.max(at, this.lastNow), service, kind, payload });
-        undo.added.push(id);
+        const id = this.schedule.add({ due: Math.max(at, this.lastNow), service, kind, payload });
+        undo?.added.push(id);
         return id;
       },
       cancel: (moveId) => {
-        const removed = cancelMove(this.schedule, moveId);
-        if (removed !== undefined) undo.cancelled.push(removed);
+        const removed = this.schedule.cancel(moveId);
+        if (removed !== undefined) undo?.cancelled.push(removed);
         return removed !== undefined;
       },
       putBlob: (bytes) => {
         const key = `blob-${++this.blobSeq}`;
         this.blobs.set(key, Uint8Array.from(bytes));
-        undo.addedBlobs.push(key);
+        undo?.addedBlobs.push(key);
         return key;
       },
       dropBlob: (key) => {
         const bytes = this.blobs.get(key);
         // Bytes stored by this same operation are not put back by a rollback: they never existed.
-        if (bytes !== undefined && !undo.droppedBlobs.has(key) && !undo.addedBlobs.includes(key)) undo.droppedBlobs.set(key, bytes);
+        if (undo !== undefined && bytes !== undefined && !undo.droppedBlobs.has(key) && !undo.addedBlobs.includes(key)) undo.droppedBlobs.set(key, bytes);
         this.blobs.delete(key);
       },
     };
@@ -382,11 +389,12 @@ export class Simulator {
 
   private changed(): void {
     this.changeVersion++;
-    for (const listener of [...this.changeListeners]) listener();
+    if (this.changeListeners.size > 0) for (const listener of [...this.changeListeners]) listener();
     this.releaseWaiters();
   }
 
   private releaseWaiters(): void {
+    if (this.waiters.size === 0) return;
     for (const waiter of [...this.waiters]) {
       if (this.changeVersion !== waiter.since || this.lastNow >= waiter.until) waiter.resolve();
     }
