@@ -119,8 +119,9 @@ export function createHandler(options: HandlerOptions): Handler {
 
   async function answer(request: SimRequest): Promise<SimResponse> {
     sim.catchUp(); // before routing: a due move fires (or fails) whatever the request
-    const method = request.method.toUpperCase();
-    const normalized: SimRequest = { ...request, method };
+    // Methods are case-sensitive, as in Go's net/http: `delete` is an unknown method, not DELETE.
+    const method = request.method;
+    const normalized: SimRequest = request;
     const result = matchRoute(mounts, method, request.url);
     if (result === undefined) {
       return record(normalized, undefined, {

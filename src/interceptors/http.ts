@@ -41,7 +41,10 @@ export interface RouteContext {
 
 /** One row of a service's route table. */
 export interface Route {
-  /** Method or methods this row answers. */
+  /**
+   * Method or methods this row answers, matched case-sensitively (`delete` is not `DELETE`, as in
+   * Go's net/http); `"*"` answers any method (a service's catch-all row).
+   */
   readonly method: string | readonly string[];
   /**
    * Path relative to the base, with `:name` for one segment and `*name` for the rest of the path

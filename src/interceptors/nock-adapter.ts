@@ -158,15 +158,18 @@ export function interceptWithNock(handler: Handler): NockInterception {
         const capture = captured.get(req) ?? { raw: "", contentType: "", exact: undefined };
         const headers = normalizeHeaders(req.headers);
         if (capture.contentType) headers["content-type"] = capture.contentType;
+        // nock matches methods case-insensitively; the service sees the method as sent (`fetch`
+        // sends `list` and `patch` lower-case), as Go's net/http does.
+        const sent = typeof req.method === "string" && req.method.toUpperCase() === method ? req.method : method;
         const request: SimRequest = {
-          method,
+          method: sent,
           // `uri` is the request target: a path such as `//v1/x` stays a path on this origin.
           url: uri.startsWith("/") ? new URL(`${origin}${uri}`) : new URL(uri, origin),
           headers,
           body: capture.exact ?? recoverBytes(capture.raw, capture.contentType),
         };
         const response = await handler.handle(request);
-        return replyOf(response, method === "HEAD");
+        return replyOf(response, sent === "HEAD");
       });
     }
     scopes.push(scope);

@@ -5,6 +5,9 @@
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { HttpService, Route, ServiceMount } from "./http.js";
 
+/** A route method that answers every method, known or not (`FROB`, lower-case `delete`). */
+export const ANY_METHOD = "*";
+
 /** A successful match. */
 export interface RouteMatch {
   readonly mount: ServiceMount;
@@ -44,7 +47,7 @@ export function matchRoute(
         const params = matchPath(route.path, path);
         if (params === undefined) continue;
         seen = true;
-        if (methodsOf(route).includes(method)) return { mount, route, params, path };
+        if (methodMatches(route, method)) return { mount, route, params, path };
       }
       misses.push({ mount, path });
       if (!firstMiss || prefixLength > firstMiss.prefixLength || (seen && firstMiss.prefixLength === prefixLength)) {
@@ -108,6 +111,12 @@ export function catalogOf(service: HttpService, sim: Simulator): readonly string
  */
 export function isMatch(result: RouteMatch | RouteMiss): result is RouteMatch {
   return "route" in result;
+}
+
+/** Whether `route` answers `method`: case-sensitively, as Go's net/http; `"*"` answers any method. */
+function methodMatches(route: Route, method: string): boolean {
+  const methods = methodsOf(route);
+  return methods.includes(method) || methods.includes(ANY_METHOD);
 }
 
 function methodsOf(route: Route): readonly string[] {

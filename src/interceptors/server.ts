@@ -144,7 +144,8 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
   // becomes a DELETE here either.
   const override = req.method === "GET" && headers[METHOD_OVERRIDE_HEADER]?.trim().toUpperCase() === "LIST" ? "LIST" : undefined;
-  const method = (original ?? override ?? req.method ?? "GET").toUpperCase();
+  // Case-sensitive, as in Go's net/http: a client's `delete` stays `delete` (an unknown method).
+  const method = original ?? override ?? req.method ?? "GET";
   const request: SimRequest = {
     method,
     url: requestUrl(req.url ?? "/", origin, handler),

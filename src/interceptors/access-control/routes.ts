@@ -28,7 +28,7 @@ import type { ExpandedTokenView, TokenView } from "../../simulator/access-contro
 import type { OperationContext, ReadContext } from "../../simulator/kernel/simulator.js";
 import { DomainError } from "../../simulator/kernel/errors.js";
 import { json, type Route, type RouteContext, type SimResponse } from "../http.js";
-import { matchPath } from "../router.js";
+import { ANY_METHOD, matchPath } from "../router.js";
 import { blockingRead } from "./blocking.js";
 import { decodeBindingRuleBody, decodeCloneBody, decodeLoginBody, decodeTokenBody, type BodyOptions } from "./bodies.js";
 import { accessControlNoRoute } from "./errors.js";
@@ -243,8 +243,6 @@ const endpoints: Route[] = [
   },
 ];
 
-const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "LIST"];
-
 /** The methods the real router would list in `Allow` for `path`: `OPTIONS`, then the served ones. */
 function allowedMethods(path: string): string[] {
   const known = endpoints.filter((route) => matchPath(route.path, path) !== undefined);
@@ -280,7 +278,7 @@ const missingIdRoutes: Route[] = [
  * base swallows it.
  */
 const fallback: Route = {
-  method: ALL_METHODS,
+  method: ANY_METHOD,
   path: "/acl/*rest",
   handler: (ctx): SimResponse => methodNotAllowed(ctx),
 };

@@ -7,7 +7,7 @@
  * Spec: secrets.md "Endpoints", "Authentication"; FIDELITY.md "Secrets".
  */
 import { json, type HttpService, type RouteContext, type SimResponse } from "../http.js";
-import { matchPath } from "../router.js";
+import { ANY_METHOD, matchPath } from "../router.js";
 import type { OperationContext, ReadContext, Simulator } from "../../simulator/kernel/simulator.js";
 import type { Capability, Caller } from "../../simulator/secrets/engine.js";
 import { engineContext, engineReadContext } from "../../simulator/secrets/engine-runtime.js";
@@ -40,8 +40,6 @@ export const TOKEN_HEADER_ALIAS = "x-vault-token";
 /** See {@link TOKEN_HEADER_ALIAS}. */
 export const NAMESPACE_HEADER_ALIAS = "x-vault-namespace";
 
-/** Every method the service's catch-all route takes (the pipeline decides what each means). */
-export const SECRETS_METHODS: readonly string[] = Object.freeze(["GET", "HEAD", "POST", "PUT", "DELETE", "LIST", "PATCH", "OPTIONS"]);
 
 /** What the pipeline works with. */
 export interface SecretsPipeline {
@@ -58,7 +56,7 @@ export interface SecretsPipeline {
 export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService {
   return {
     name: SECRETS,
-    routes: [{ method: SECRETS_METHODS, path: "/*path", handler: (ctx) => handleSecretsRequest(pipeline, ctx) }],
+    routes: [{ method: ANY_METHOD, path: "/*path", handler: (ctx) => handleSecretsRequest(pipeline, ctx) }],
     errorResponse: (error, request) => secretsErrorResponse(error, request),
     noRoute: () => noHandlerResponse(""),
     catalog: (sim) => secretsCatalog(pipeline, sim),

@@ -45,7 +45,7 @@ export function parseHealthQuery(params: URLSearchParams): HealthQuery | undefin
 
 /** Answers a health request (any method reaching `sys/health`). */
 export function healthResponse(sim: Simulator, request: SimRequest, namespace: string): SimResponse {
-  const method = request.method.toUpperCase();
+  const method = request.method;
   const head = method === "HEAD";
   if (method !== "GET" && !head) return json(405, { errors: [] });
   if (namespace !== "") return head ? { status: 404, headers: {} } : json(404, { errors: ["unsupported path"] });

@@ -32,7 +32,7 @@ export function parseGoBool(value: string): boolean | undefined {
  * 405 (empty `errors`) for other methods.
  */
 export function operationOf(request: SimRequest): Operation {
-  const method = request.method.toUpperCase();
+  const method = request.method;
   switch (method) {
     case "LIST":
       return "list";
