@@ -17,14 +17,15 @@
 import { createRequire } from "node:module";
 import type nock from "nock";
 import { UsageError } from "../simulator/kernel/errors.js";
+import { holdClientMethodSupport } from "./client-methods.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 import { holdOwnedOrigins } from "./owned-origins.js";
 
 /**
  * nock is loaded on the first interception, not on import: loading nock activates its request
- * interceptor process-wide, which a user of the server transport alone should not pay for (and
- * which hangs node:http clients sending `LIST`). Resolved from this package, it is the same nock
+ * interceptor process-wide, which a user of the server transport alone should not pay for.
+ * Resolved from this package, it is the same nock
  * instance the user's tests import (a peer dependency).
  */
 function loadNock(): typeof nock {
@@ -89,8 +90,19 @@ function releaseNock(instance: typeof nock): void {
  */
 const activeOrigins = new Map<string, { owner: symbol; live: () => boolean }>();
 
-/** Methods intercepted on every origin (`LIST` included: `fetch` can send it through nock). */
+/**
+ * Methods intercepted on every origin with nock's own API (`LIST` included). Any other method
+ * (`TRACE`, `PROPFIND`, `M-SEARCH`, `FROB`) reaches the services through one more interceptor per
+ * origin that matches every method (see {@link ANY_METHOD}), so that it gets the service's own
+ * 404/405 instead of nock's "No match".
+ */
 export const INTERCEPTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "LIST"] as const;
+
+/**
+ * The method name under which the any-method interceptor is registered (it shows in
+ * `nock.activeMocks()`); the interceptor itself matches requests of every method.
+ */
+export const ANY_METHOD = "INFRA-DOUBLES-ANY-METHOD";
 
 const RAW_CONTENT_TYPE = "application/x-infra-doubles-raw";
 
@@ -131,6 +143,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
     );
   }
   const nock = acquireNock();
+  const releaseMethods = holdClientMethodSupport();
   const owner = Symbol("interception");
   const captured = new WeakMap<object, CapturedRequest>();
   const scopes: nock.Scope[] = [];
@@ -150,11 +163,13 @@ export function interceptWithNock(handler: Handler): NockInterception {
   const serve = (origin: string, hostAlias: string): void => {
     const scope = nock(hostAlias).persist();
     scope.on("request", onRequest);
-    for (const method of INTERCEPTED_METHODS) {
-      const interceptor = scope.intercept(/.*/, method);
+    for (const registered of [...INTERCEPTED_METHODS, ANY_METHOD]) {
+      const interceptor = scope.intercept(/.*/, registered);
+      if (registered === ANY_METHOD) matchEveryMethod(interceptor);
       interceptors.push(interceptor);
       interceptor.reply(async function reply(this: nock.ReplyFnContext, uri: string) {
-        const req = this.req as unknown as { headers: Record<string, string | string[]>; method: string };
+        const req = this.req as unknown as { headers: Record<string, string | string[]>; method?: string };
+        const method = registered === ANY_METHOD ? String(req.method ?? "GET").toUpperCase() : registered;
         const capture = captured.get(req) ?? { raw: "", contentType: "", exact: undefined };
         const headers = normalizeHeaders(req.headers);
         if (capture.contentType) headers["content-type"] = capture.contentType;
@@ -177,8 +192,9 @@ export function interceptWithNock(handler: Handler): NockInterception {
   /** The other scheme on the same host and port: answered as the real server would, in process. */
   const refuse = (alias: WrongSchemeAlias): void => {
     const scope = nock(alias.origin).persist();
-    for (const method of INTERCEPTED_METHODS) {
+    for (const method of [...INTERCEPTED_METHODS, ANY_METHOD]) {
       const interceptor = scope.intercept(/.*/, method);
+      if (method === ANY_METHOD) matchEveryMethod(interceptor);
       interceptors.push(interceptor);
       if (alias.plainToTls) interceptor.reply(400, PLAIN_TO_TLS_BODY, { "content-length": String(Buffer.byteLength(PLAIN_TO_TLS_BODY)), connection: "close" });
       else interceptor.replyWithError(Object.assign(new Error(`infra-doubles: ${alias.origin} speaks plain HTTP; a TLS client gets no answer (EPROTO)`), { code: "EPROTO" }));
@@ -213,6 +229,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
     releaseOrigins();
     releaseNock(nock);
     for (const origin of handler.origins) if (activeOrigins.get(origin)?.owner === owner) activeOrigins.delete(origin);
+    releaseMethods();
   };
   return {
     origins: handler.origins,
@@ -248,6 +265,32 @@ function wrongSchemeAliases(origin: string): WrongSchemeAlias[] {
   const other = `${tls ? "http:" : "https:"}//${url.hostname}:${port}`;
   const dotted = trailingDotAlias(other);
   return [other, ...(dotted === undefined ? [] : [dotted])].map((alias) => ({ origin: alias, plainToTls: tls }));
+}
+
+/**
+ * Makes one of our own nock interceptors match requests of every method: nock's API takes one
+ * method per interceptor, and compares it in `matchOrigin()` (is this origin intercepted for this
+ * request?) and `match()` (does this interceptor answer it?). Both are asked with the interceptor's
+ * own method in place of the request's; everything else (origin, path, nock's scope options) is
+ * matched as nock does.
+ */
+function matchEveryMethod(interceptor: nock.Interceptor): void {
+  type Matching = {
+    method: string;
+    match(req: unknown, options: { method?: string }, body: unknown): boolean;
+    matchOrigin(options: { method?: string }): boolean;
+  };
+  const target = interceptor as unknown as Matching;
+  const { match, matchOrigin } = target;
+  if (typeof match !== "function" || typeof matchOrigin !== "function") {
+    throw new Error("infra-doubles: this nock version has no Interceptor.match/matchOrigin; please report it");
+  }
+  target.match = function (req, options, body) {
+    return match.call(this, req, { ...options, method: target.method }, body);
+  };
+  target.matchOrigin = function (options) {
+    return matchOrigin.call(this, { ...options, method: target.method });
+  };
 }
 
 function normalizeHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

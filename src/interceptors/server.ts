@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { holdClientMethodSupport } from "./client-methods.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 import { MethodRewritingSocket, ORIGINAL_METHOD_HEADER } from "./socket-methods.js";
@@ -94,7 +95,12 @@ export async function startServer(
     await closeServer(server);
     throw error;
   }
-  const close = (): Promise<void> => closeServer(server);
+  // A test that also has nock (or msw) loaded sends LIST to this server through their interceptor.
+  const releaseMethods = holdClientMethodSupport();
+  const close = async (): Promise<void> => {
+    releaseMethods();
+    await closeServer(server);
+  };
   return { url, port: address.port, server, close, [Symbol.asyncDispose]: close };
 }
 

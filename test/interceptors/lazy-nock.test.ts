@@ -1,7 +1,7 @@
 /**
  * Importing infra-doubles must not load nock: loading it activates nock's request interceptor
- * process-wide, which hangs node:http clients that send LIST even to the real server. This file
- * must not import nock itself.
+ * process-wide (it used to hang node:http clients that send LIST even to the real server). This
+ * file must not import nock itself.
  */
 import http from "node:http";
 import { createRequire } from "node:module";

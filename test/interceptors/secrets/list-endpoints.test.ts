@@ -1,7 +1,7 @@
 /**
  * Every list endpoint of the secrets service core and SSH engine (the cloud engine has its own
  * tests), in every form clients send: the `LIST` method, `GET ?list=<Go boolean>` from fetch and
- * from axios (node:http based, which cannot send `LIST` through nock), with and without a trailing
+ * from axios (node:http based), with and without a trailing
  * slash; a bad `list` value is a 400 and an empty list a 404, as FIDELITY.md "Secrets" says.
  */
 import axios from "axios";

@@ -1,0 +1,133 @@
+/**
+ * Methods that @mswjs/interceptors cannot read from a node:http client: `LIST` (the secrets
+ * service's listing method) and any other HTTP token method Node's parser does not know (`FROB`).
+ *
+ * Every in-process transport (nock 14, msw 2, the fast `interceptors` transport) intercepts
+ * node:http through @mswjs/interceptors' ClientRequest interceptor. It hands each request a mock
+ * socket that runs the bytes the client writes through Node's own HTTP request parser to rebuild
+ * the request; that parser refuses a method it does not know, so the request is never emitted and
+ * the client waits forever (under nock, even a request that nock would pass through to a real
+ * server, such as `doubles.listen()`'s).
+ *
+ * The fix lives in the one place every copy and every user of the interceptor shares: node:http's
+ * `ClientRequest.prototype.onSocket`. When a request whose method Node's parser does not know gets
+ * a mock socket (one with a `requestParser` and a `passthrough()`), only the bytes that socket
+ * feeds to its own parser have the method token of the request line replaced by `GET`. Nothing
+ * else changes: the interceptor takes the method of the request it emits from the client's
+ * options (so handlers see `LIST`), the bytes buffered for a pass-through keep `LIST`, and no
+ * header is added, so there is no internal signal a client could forge.
+ *
+ * Installed while at least one transport of this package is live (reference counted), and removed
+ * after the last one stops.
+ */
+import { METHODS } from "node:http";
+import { createRequire } from "node:module";
+
+interface ParserLike {
+  execute(chunk: Buffer, ...rest: unknown[]): unknown;
+}
+
+interface MockSocketLike {
+  requestParser?: ParserLike;
+  passthrough?: unknown;
+}
+
+interface ClientRequestPrototype {
+  method?: string;
+  onSocket(socket: unknown, error?: unknown): unknown;
+}
+
+/** Methods Node's HTTP parser reads (every other token method needs the rewrite). */
+const PARSER_METHODS: ReadonlySet<string> = new Set(METHODS);
+
+/** The method the mock socket's parser is shown instead of one it does not know. */
+const PARSER_STAND_IN = "GET";
+
+const WRAPPED = Symbol.for("infra-doubles.client-methods.wrapped");
+
+let holders = 0;
+let restore: (() => void) | undefined;
+
+/**
+ * Makes node:http requests with any HTTP token method readable by @mswjs/interceptors until the
+ * returned release function is called (reference counted: installed by the first holder, removed
+ * after the last release). Releasing twice is harmless.
+ *
+ * @returns a function that releases this hold.
+ * @example
+ * const release = holdClientMethodSupport();
+ * // http.request(url, { method: "LIST" }) now reaches nock / msw / the interceptors transport
+ * release();
+ */
+export function holdClientMethodSupport(): () => void {
+  holders++;
+  if (holders === 1) restore = install();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holders--;
+    if (holders === 0) {
+      restore?.();
+      restore = undefined;
+    }
+  };
+}
+
+/** Whether the support is installed right now (for tests). */
+export function clientMethodSupportInstalled(): boolean {
+  return restore !== undefined;
+}
+
+function install(): () => void {
+  // node:http's own ClientRequest, whatever nock or @mswjs/interceptors put on `http.ClientRequest`.
+  const { ClientRequest } = createRequire(import.meta.url)("node:_http_client") as { ClientRequest: { prototype: ClientRequestPrototype } };
+  const proto = ClientRequest.prototype;
+  const hadOwn = Object.prototype.hasOwnProperty.call(proto, "onSocket");
+  const original = proto.onSocket;
+  const patched = function onSocket(this: ClientRequestPrototype, socket: unknown, error?: unknown): unknown {
+    const method = this.method;
+    if (typeof method === "string" && !PARSER_METHODS.has(method) && isMockSocket(socket)) showParserKnownMethod(socket, method);
+    return original.call(this, socket, error);
+  };
+  proto.onSocket = patched;
+  return () => {
+    // Put back only our own layer: another library may have wrapped it since.
+    if (proto.onSocket !== patched) return;
+    if (hadOwn) proto.onSocket = original;
+    else delete (proto as Partial<ClientRequestPrototype>).onSocket;
+  };
+}
+
+function isMockSocket(socket: unknown): socket is MockSocketLike & { requestParser: ParserLike } {
+  if (typeof socket !== "object" || socket === null) return false;
+  const candidate = socket as MockSocketLike;
+  return typeof candidate.passthrough === "function" && typeof candidate.requestParser?.execute === "function";
+}
+
+/**
+ * Wraps the socket's request parser so that the request line it reads starts with a method it
+ * knows. Only the first request line is touched (a mock socket carries one request); the body and
+ * every header pass unchanged.
+ */
+function showParserKnownMethod(socket: { requestParser: ParserLike }, method: string): void {
+  const parser = socket.requestParser as ParserLike & { [WRAPPED]?: true };
+  if (parser[WRAPPED]) return;
+  parser[WRAPPED] = true;
+  const execute = parser.execute;
+  const prefix = Buffer.from(`${method} `, "latin1");
+  let held: Buffer | undefined = Buffer.alloc(0);
+  parser.execute = function (this: ParserLike, chunk: Buffer, ...rest: unknown[]): unknown {
+    if (held === undefined) return execute.call(this, chunk, ...rest);
+    const data = held.length === 0 ? chunk : Buffer.concat([held, chunk]);
+    if (data.length < prefix.length && prefix.subarray(0, data.length).equals(data)) {
+      held = data; // the method token is split across writes: wait for the rest
+      return 0;
+    }
+    held = undefined;
+    const rewritten = data.subarray(0, prefix.length).equals(prefix)
+      ? Buffer.concat([Buffer.from(`${PARSER_STAND_IN} `, "latin1"), data.subarray(prefix.length)])
+      : data;
+    return execute.call(this, rewritten, ...rest);
+  };
+}
