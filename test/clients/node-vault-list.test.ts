@@ -1,7 +1,7 @@
 /**
  * node-vault's `list()` sends `LIST` through axios (node:http). Under nock it used to wait forever:
  * @mswjs/interceptors' request parser refused the method. Configured as node-vault's README says
- * (`require("node-vault")({ endpoint, token })`), on every transport.
+ * (`require("node-vault")({ endpoint, token })`: it sends `X-Vault-Token`), on every transport.
  */
 import { createRequire } from "node:module";
 import { expect, it } from "vitest";
@@ -9,18 +9,12 @@ import { createDoubles } from "../../src/scenarios/doubles.js";
 import { describeEachTransport } from "../support/transports.js";
 
 interface VaultClient {
-  list(path: string, requestOptions?: { headers?: Record<string, string> }): Promise<{ data: { keys: string[] } }>;
-  write(path: string, data: unknown, requestOptions?: { headers?: Record<string, string> }): Promise<unknown>;
+  list(path: string): Promise<{ data: { keys: string[] } }>;
+  write(path: string, data: unknown): Promise<unknown>;
 }
 type VaultFactory = (config: { endpoint: string; token: string }) => VaultClient;
 
 const nodeVault = createRequire(import.meta.url)("node-vault") as VaultFactory;
-
-/**
- * The spec's token header, until the X-Vault-Token alias lands (issue 7 item 1): node-vault sends
- * X-Vault-Token from its `token` option, and per-call headers through `requestOptions`.
- */
-const specToken = (token: string) => ({ headers: { "x-secrets-token": token } });
 
 describeEachTransport("node-vault list()", (t) => {
   it("lists SSH roles with LIST, and answers an empty list as the real service does", async () => {
@@ -28,9 +22,9 @@ describeEachTransport("node-vault list()", (t) => {
     const endpoint = base("secrets").replace(/\/v1$/, "");
     const token = doubles.secrets.rootToken;
     const vault = nodeVault({ endpoint, token });
-    await expect(vault.list("ssh/roles", specToken(token))).rejects.toMatchObject({ response: { statusCode: 404 } });
-    for (const name of ["web", "db"]) await vault.write(`ssh/roles/${name}`, { key_type: "ca", allow_user_certificates: true }, specToken(token));
-    const listed = await vault.list("ssh/roles", specToken(token));
+    await expect(vault.list("ssh/roles")).rejects.toMatchObject({ response: { statusCode: 404 } });
+    for (const name of ["web", "db"]) await vault.write(`ssh/roles/${name}`, { key_type: "ca", allow_user_certificates: true });
+    const listed = await vault.list("ssh/roles");
     expect(listed.data.keys).toEqual(["db", "web"]);
     const lists = doubles.handler.journal.filter((entry) => entry.method === "LIST");
     if (t.name !== "server") expect(lists.map((entry) => entry.status)).toEqual([404, 200]);
