@@ -10,7 +10,7 @@
  * server, such as `doubles.listen()`'s).
  *
  * The fix lives in the one place every copy and every user of the interceptor shares: node:http's
- * `ClientRequest.prototype.onSocket`. When a request whose method Node's parser does not know gets
+ * `ClientRequest.prototype.onSocket` (through `client-request-hooks.ts`). When a request whose method Node's parser does not know gets
  * a mock socket (one with a `requestParser` and a `passthrough()`), only the bytes that socket
  * feeds to its own parser have the method token of the request line replaced by `GET`. Nothing
  * else changes: the interceptor takes the method of the request it emits from the client's
@@ -21,7 +21,7 @@
  * after the last one stops.
  */
 import { METHODS } from "node:http";
-import { createRequire } from "node:module";
+import { addSocketHook } from "./client-request-hooks.js";
 
 interface ParserLike {
   execute(chunk: Buffer, ...rest: unknown[]): unknown;
@@ -30,11 +30,6 @@ interface ParserLike {
 interface MockSocketLike {
   requestParser?: ParserLike;
   passthrough?: unknown;
-}
-
-interface ClientRequestPrototype {
-  method?: string;
-  onSocket(socket: unknown, error?: unknown): unknown;
 }
 
 /** Methods Node's HTTP parser reads (every other token method needs the rewrite). */
@@ -46,7 +41,7 @@ const PARSER_STAND_IN = "GET";
 const WRAPPED = Symbol.for("infra-doubles.client-methods.wrapped");
 
 let holders = 0;
-let restore: (() => void) | undefined;
+let remove: (() => void) | undefined;
 
 /**
  * Makes node:http requests with any HTTP token method readable by @mswjs/interceptors until the
@@ -61,42 +56,25 @@ let restore: (() => void) | undefined;
  */
 export function holdClientMethodSupport(): () => void {
   holders++;
-  if (holders === 1) restore = install();
+  remove ??= addSocketHook((request, socket) => {
+    const method = request.method;
+    if (typeof method === "string" && !PARSER_METHODS.has(method) && isMockSocket(socket)) showParserKnownMethod(socket, method);
+  });
   let released = false;
   return () => {
     if (released) return;
     released = true;
     holders--;
     if (holders === 0) {
-      restore?.();
-      restore = undefined;
+      remove?.();
+      remove = undefined;
     }
   };
 }
 
 /** Whether the support is installed right now (for tests). */
 export function clientMethodSupportInstalled(): boolean {
-  return restore !== undefined;
-}
-
-function install(): () => void {
-  // node:http's own ClientRequest, whatever nock or @mswjs/interceptors put on `http.ClientRequest`.
-  const { ClientRequest } = createRequire(import.meta.url)("node:_http_client") as { ClientRequest: { prototype: ClientRequestPrototype } };
-  const proto = ClientRequest.prototype;
-  const hadOwn = Object.prototype.hasOwnProperty.call(proto, "onSocket");
-  const original = proto.onSocket;
-  const patched = function onSocket(this: ClientRequestPrototype, socket: unknown, error?: unknown): unknown {
-    const method = this.method;
-    if (typeof method === "string" && !PARSER_METHODS.has(method) && isMockSocket(socket)) showParserKnownMethod(socket, method);
-    return original.call(this, socket, error);
-  };
-  proto.onSocket = patched;
-  return () => {
-    // Put back only our own layer: another library may have wrapped it since.
-    if (proto.onSocket !== patched) return;
-    if (hadOwn) proto.onSocket = original;
-    else delete (proto as Partial<ClientRequestPrototype>).onSocket;
-  };
+  return remove !== undefined;
 }
 
 function isMockSocket(socket: unknown): socket is MockSocketLike & { requestParser: ParserLike } {
@@ -104,7 +82,6 @@ function isMockSocket(socket: unknown): socket is MockSocketLike & { requestPars
   const candidate = socket as MockSocketLike;
   return typeof candidate.passthrough === "function" && typeof candidate.requestParser?.execute === "function";
 }
-
 /**
  * Wraps the socket's request parser so that the request line it reads starts with a method it
  * knows. Only the first request line is touched (a mock socket carries one request); the body and

@@ -12,7 +12,7 @@
  * token included, to the host the connection goes to.
  *
  * The guard sits where every copy and every user of @mswjs/interceptors meets node:http:
- * `ClientRequest.prototype.onSocket`. When a request gets a mock socket whose connection (the
+ * `ClientRequest.prototype.onSocket` (through `client-request-hooks.ts`). When a request gets a mock socket whose connection (the
  * client's own protocol, host and port, as Node connects) goes to an owned origin, the socket's
  * parser is handed the request target as an absolute URL on that origin: the request is then
  * matched on the origin it is really sent to, and its path stays the path the client sent
@@ -23,11 +23,7 @@
  * release, so nothing stays patched once every transport has stopped.
  */
 import { createRequire } from "node:module";
-
-interface ClientRequestLike {
-  protocol?: string;
-  onSocket(socket: unknown, error?: unknown): unknown;
-}
+import { addSocketHook } from "./client-request-hooks.js";
 
 interface MockSocketLike {
   requestParser: Record<number, unknown>;
@@ -97,24 +93,11 @@ export function ownedOriginGuardInstalled(): boolean {
 }
 
 function install(): () => void {
-  // node:http's own ClientRequest, whatever nock or @mswjs/interceptors put on `http.ClientRequest`.
-  const { ClientRequest } = require("node:_http_client") as { ClientRequest: { prototype: ClientRequestLike } };
   const { HTTPParser } = require("node:_http_common") as { HTTPParser: { kOnHeadersComplete: number } };
   const slot = HTTPParser.kOnHeadersComplete;
-  const proto = ClientRequest.prototype;
-  const hadOwn = Object.prototype.hasOwnProperty.call(proto, "onSocket");
-  const original = proto.onSocket;
-  const guarded = function onSocket(this: ClientRequestLike, socket: unknown, error?: unknown): unknown {
-    if (isMockSocket(socket)) guard(socket, this.protocol, slot);
-    return original.call(this, socket, error);
-  };
-  proto.onSocket = guarded;
-  return () => {
-    // Put back only our own layer: another library may have wrapped it since.
-    if (proto.onSocket !== guarded) return;
-    if (hadOwn) proto.onSocket = original;
-    else delete (proto as Partial<ClientRequestLike>).onSocket;
-  };
+  return addSocketHook((request, socket) => {
+    if (isMockSocket(socket)) guard(socket, request.protocol, slot);
+  });
 }
 
 function isMockSocket(socket: unknown): socket is MockSocketLike {

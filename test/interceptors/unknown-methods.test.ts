@@ -138,4 +138,19 @@ describe("what the method support leaves behind", () => {
     expect(Object.getOwnPropertyDescriptor(ClientRequest.prototype, "onSocket")).toEqual(onSocket);
     await doubles.close();
   });
+
+  it("puts node:http back whatever order the guards on ClientRequest are released in", async () => {
+    const { holdClientMethodSupport } = await import("../../src/interceptors/client-methods.js");
+    const { holdOwnedOrigins, ownedOriginGuardInstalled } = await import("../../src/interceptors/owned-origins.js");
+    const { socketHooksInstalled } = await import("../../src/interceptors/client-request-hooks.js");
+    const { ClientRequest } = createRequire(import.meta.url)("node:_http_client") as { ClientRequest: { prototype: object } };
+    const onSocket = Object.getOwnPropertyDescriptor(ClientRequest.prototype, "onSocket");
+    const releaseOrigins = holdOwnedOrigins(["https://a.test"]);
+    const releaseMethods = holdClientMethodSupport();
+    releaseOrigins();
+    expect(ownedOriginGuardInstalled()).toBe(false);
+    releaseMethods();
+    expect(socketHooksInstalled()).toBe(false);
+    expect(Object.getOwnPropertyDescriptor(ClientRequest.prototype, "onSocket")).toEqual(onSocket);
+  });
 });
