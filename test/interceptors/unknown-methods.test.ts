@@ -99,6 +99,8 @@ describeEachTransport("any HTTP token method from node:http clients", (t) => {
 describe("server mode with nock loaded and active in the same process", () => {
   it("answers got, axios and http.request LIST through nock's interceptor", async () => {
     const { default: nock } = await import("nock");
+    const activatedHere = !nock.isActive();
+    if (activatedHere) nock.activate(); // an earlier interception in this file may have restored it
     const elsewhere = nock("https://unrelated.test").get("/x").reply(200, "nock answer").persist();
     const doubles = createDoubles({ seed: 4 });
     const server = await doubles.listen();
@@ -115,6 +117,7 @@ describe("server mode with nock loaded and active in the same process", () => {
     } finally {
       elsewhere.persist(false);
       nock.cleanAll();
+      if (activatedHere) nock.restore();
       await doubles.close();
     }
   });
