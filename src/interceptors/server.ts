@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { holdClientMethodSupport } from "./client-methods.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
-import { MethodRewritingSocket, ORIGINAL_METHOD_HEADER } from "./socket-methods.js";
+import { MethodRewritingSocket, ORIGINAL_METHOD_HEADER, originalMethod } from "./socket-methods.js";
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -145,7 +145,10 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
-  const original = headers[ORIGINAL_METHOD_HEADER];
+  // The tracker's header carries the connection's secret; a client's own copy (possible once the
+  // tracker passes a connection through, after an upgrade) does not, and is dropped unread.
+  const secret = req.socket instanceof MethodRewritingSocket ? req.socket.secret : "";
+  const original = originalMethod(headers[ORIGINAL_METHOD_HEADER], secret);
   delete headers[ORIGINAL_METHOD_HEADER];
   // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
   // becomes a DELETE here either.

@@ -11,15 +11,31 @@
  * Implements spec/secrets.md ("`LIST` is an HTTP method named LIST") for the local server; see
  * docs/decisions/transports.md.
  */
+import { randomBytes } from "node:crypto";
 import { METHODS } from "node:http";
 import type { Socket } from "node:net";
 import { Duplex } from "node:stream";
 
 /**
  * Internal header carrying a method node:http cannot parse (lower case). The tracker adds it to a
- * rewritten request and drops it from every request a client sends, so a client cannot fake it.
+ * rewritten request as `<connection secret> <METHOD>` and drops it from every request a client
+ * sends while it follows the framing. A client cannot fake it in any framing state (pass-through
+ * after an upgrade included): the server honours it only when it starts with the connection's
+ * secret, which never leaves the process (see {@link MethodRewritingSocket.secret}).
  */
 export const ORIGINAL_METHOD_HEADER = "x-infra-doubles-original-method";
+
+/**
+ * The method an {@link ORIGINAL_METHOD_HEADER} value names, when it carries `secret`; else
+ * undefined (a client's own copy of the header).
+ * @example originalMethod("k3y LIST", "k3y") // "LIST"
+ * @example originalMethod("DELETE", "k3y") // undefined
+ */
+export function originalMethod(value: string | undefined, secret: string): string | undefined {
+  if (value === undefined || secret === "" || !value.startsWith(`${secret} `)) return undefined;
+  const method = value.slice(secret.length + 1);
+  return TOKEN.test(method) ? method : undefined;
+}
 
 /** Longest line (request line, header line, chunk size line) the tracker buffers before giving up. */
 export const MAX_LINE_BYTES = 64 * 1024;
@@ -64,6 +80,12 @@ interface MessageFraming {
  * // "GET /v1/ssh/roles HTTP/1.1\r\nx-infra-doubles-original-method: LIST\r\nHost: x\r\n\r\n"
  */
 export class MethodRewriter {
+  /**
+   * @param secret - put before the method in the internal header (`<secret> LIST`), so the server
+   *   can tell the tracker's header from a client's; "" (tests of the framing) writes the method alone.
+   */
+  constructor(private readonly secret = "") {}
+
   private phase: Phase = "request-line";
   private line: Buffer[] = [];
   private lineLength = 0;
@@ -178,7 +200,8 @@ export class MethodRewriter {
       return;
     }
     this.rewritten++;
-    out.push(Buffer.from(`GET ${parts[2]} ${parts[3]}${eol}${ORIGINAL_METHOD_HEADER}: ${method}${eol}`, "latin1"));
+    const value = this.secret === "" ? method : `${this.secret} ${method}`;
+    out.push(Buffer.from(`GET ${parts[2]} ${parts[3]}${eol}${ORIGINAL_METHOD_HEADER}: ${value}${eol}`, "latin1"));
   }
 
   private takeHeaderLine(line: Buffer, text: string, out: Buffer[]): void {
@@ -246,7 +269,13 @@ function freshFraming(): MessageFraming {
  * net.createServer((socket) => httpServer.emit("connection", new MethodRewritingSocket(socket)));
  */
 export class MethodRewritingSocket extends Duplex {
-  private readonly rewriter = new MethodRewriter();
+  /**
+   * This connection's secret: 128 random bits, written into the internal header of each rewritten
+   * request and checked by the server. It never appears in a response or the journal, so it does
+   * not touch determinism (same seed, same bytes).
+   */
+  readonly secret = randomBytes(16).toString("hex");
+  private readonly rewriter = new MethodRewriter(this.secret);
 
   constructor(readonly socket: Socket) {
     super({ allowHalfOpen: true });
