@@ -1,0 +1,117 @@
+// Command go-tfe drives the run orchestration service of `infra-doubles serve` with go-tfe, the
+// official Go client, configured as its README says (tfe.NewClient with Address and Token):
+// create a configuration version, upload a directory, create a run WITHOUT a configuration
+// version (go-tfe sends "configuration-version": {"data": null}), read it until it is planned,
+// apply it with a comment, and read it until it is applied. Time is pushed with the dev server's
+// POST /_sim/clock/advance so the run's timed phases pass at once.
+//
+// Run it through scripts/clients/run.mjs (it starts the server and passes these variables):
+//
+//	TFE_ADDRESS=http://127.0.0.1:8080 TFE_TOKEN=... TFE_WORKSPACE=ws-... \
+//	GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE=/tmp/gocache go run scripts/clients/go-tfe/main.go
+//
+// Debian: apt-get install golang-go golang-github-hashicorp-go-tfe-dev (go-tfe 0.11.1).
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/ioutil"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	tfe "github.com/hashicorp/go-tfe"
+)
+
+func fail(format string, args ...interface{}) {
+	fmt.Fprintf(os.Stderr, "go-tfe: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+func advance(address, by string) {
+	resp, err := http.Post(address+"/_sim/clock/advance", "application/json", bytes.NewBufferString(`{"by":"`+by+`"}`))
+	if err != nil {
+		fail("advance the clock: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		fail("advance the clock: status %d", resp.StatusCode)
+	}
+}
+
+func main() {
+	address, token, workspace := os.Getenv("TFE_ADDRESS"), os.Getenv("TFE_TOKEN"), os.Getenv("TFE_WORKSPACE")
+	if address == "" || token == "" || workspace == "" {
+		fail("set TFE_ADDRESS, TFE_TOKEN and TFE_WORKSPACE")
+	}
+	ctx := context.Background()
+	client, err := tfe.NewClient(&tfe.Config{Address: address, Token: token})
+	if err != nil {
+		fail("new client: %v", err)
+	}
+
+	cv, err := client.ConfigurationVersions.Create(ctx, workspace, tfe.ConfigurationVersionCreateOptions{AutoQueueRuns: tfe.Bool(false)})
+	if err != nil {
+		fail("create configuration version: %v", err)
+	}
+	dir, err := ioutil.TempDir("", "go-tfe-config")
+	if err != nil {
+		fail("temp dir: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	if err := ioutil.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"null_resource\" \"x\" {}\n"), 0o644); err != nil {
+		fail("write main.tf: %v", err)
+	}
+	if err := client.ConfigurationVersions.Upload(ctx, cv.UploadURL, dir); err != nil {
+		fail("upload: %v", err)
+	}
+	for i := 0; ; i++ {
+		read, err := client.ConfigurationVersions.Read(ctx, cv.ID)
+		if err != nil {
+			fail("read configuration version: %v", err)
+		}
+		if read.Status == tfe.ConfigurationUploaded {
+			break
+		}
+		if i > 50 {
+			fail("configuration version stays %s", read.Status)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	fmt.Printf("configuration version %s uploaded\n", cv.ID)
+
+	run, err := client.Runs.Create(ctx, tfe.RunCreateOptions{Workspace: &tfe.Workspace{ID: workspace}, Message: tfe.String("go-tfe")})
+	if err != nil {
+		fail("create run without a configuration version: %v", err)
+	}
+	if run.ConfigurationVersion == nil || run.ConfigurationVersion.ID != cv.ID {
+		fail("run %s does not use the latest configuration version %s", run.ID, cv.ID)
+	}
+	fmt.Printf("run %s created on %s\n", run.ID, run.ConfigurationVersion.ID)
+
+	waitFor := func(status tfe.RunStatus) {
+		for i := 0; ; i++ {
+			read, err := client.Runs.Read(ctx, run.ID)
+			if err != nil {
+				fail("read run: %v", err)
+			}
+			if read.Status == status {
+				return
+			}
+			if i > 30 || read.Status == tfe.RunErrored || read.Status == tfe.RunCanceled {
+				fail("run %s is %s, waiting for %s", run.ID, read.Status, status)
+			}
+			advance(address, "1m")
+		}
+	}
+	waitFor(tfe.RunPlanned)
+	fmt.Printf("run %s planned\n", run.ID)
+	if err := client.Runs.Apply(ctx, run.ID, tfe.RunApplyOptions{Comment: tfe.String("ship it")}); err != nil {
+		fail("apply: %v", err)
+	}
+	waitFor(tfe.RunApplied)
+	fmt.Printf("run %s applied\n", run.ID)
+}

@@ -1,0 +1,42 @@
+"""hvac (Python) against the secrets service of `infra-doubles serve`, configured as its README
+says (hvac.Client(url=..., token=...)): health, write/read/delete, list (the LIST method), SSH OTP
+creds and verify. Run it through scripts/clients/run.mjs, which starts the server and sets
+VAULT_ADDR and VAULT_TOKEN. Debian: apt-get install python3-hvac (hvac 0.11.2)."""
+import os
+import sys
+
+import hvac
+
+client = hvac.Client(url=os.environ["VAULT_ADDR"], token=os.environ["VAULT_TOKEN"])
+
+
+def check(label, condition):
+    if not condition:
+        print("hvac: FAILED " + label, file=sys.stderr)
+        sys.exit(1)
+    print("hvac: " + label)
+
+
+health = client.sys.read_health_status(method="GET")
+check("health", health["initialized"] is True and health["sealed"] is False)
+
+client.write("ssh/roles/hvac-role", key_type="otp", default_user="deploy", cidr_list="10.9.0.0/16")
+role = client.read("ssh/roles/hvac-role")
+check("write and read a role", role["data"]["default_user"] == "deploy")
+
+listed = client.list("ssh/roles")
+check("list roles with LIST", "hvac-role" in listed["data"]["keys"])
+
+creds = client.write("ssh/creds/hvac-role", ip="10.9.1.2")
+check("ssh creds", creds["data"]["key_type"] == "otp" and creds["data"]["ip"] == "10.9.1.2")
+verified = hvac.Client(url=os.environ["VAULT_ADDR"]).write("ssh/verify", otp=creds["data"]["key"])
+check("ssh verify", verified["data"]["username"] == "deploy")
+
+client.delete("ssh/roles/hvac-role")
+check("delete a role", "hvac-role" not in (client.list("ssh/roles") or {"data": {"keys": []}})["data"]["keys"])
+
+try:
+    hvac.Client(url=os.environ["VAULT_ADDR"], token="s.unknown").read("ssh/roles/otp-role")
+    check("unknown token refused", False)
+except hvac.exceptions.Forbidden:
+    check("unknown token refused", True)
