@@ -11,7 +11,7 @@ const hiddenTime = [
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "**/*.d.ts"] },
+  { ignores: ["dist/", "node_modules/", "coverage/", "bench/.build/", "**/*.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

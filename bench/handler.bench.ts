@@ -7,6 +7,7 @@ import { row } from "./table.js";
 
 row({
   name: "GET run through handle()",
+  clock: "cpu",
   target: "<= 20us",
   setup: async () => {
     const { doubles, request } = await runGet();

@@ -41,6 +41,7 @@ function heapOfNumbers(): void {
 
 row({
   name: "scheduler: schedule and fire 10,000 timed moves",
+  clock: "cpu",
   kind: "rate",
   target: ">= 1e6/s",
   setup: () => ({
@@ -76,6 +77,7 @@ function toggle(sim: Simulator): void {
 
 row({
   name: "transaction: update one of 10,000 stored resources",
+  clock: "cpu",
   target: "<= 1.2x",
   setup: () => {
     const big = holding(10_000);

@@ -42,6 +42,7 @@ function setup(existingRuns: number): () => Promise<void> {
 
 row({
   name: "a run's whole life, 200 runs stored",
+  clock: "cpu",
   setup: () => ({
     figure: { label: "200 runs stored", run: setup(200) },
     anchor: { label: "fresh workspace", run: setup(0) },

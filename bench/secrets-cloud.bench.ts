@@ -17,6 +17,7 @@ const NOW = 1_704_067_200_000;
 
 row({
   name: "username template: default template, IAM user name",
+  clock: "cpu",
   setup: () => {
     const ids = new IdSource(1);
     const anchorIds = new IdSource(1);
@@ -33,6 +34,7 @@ for (const [name, path] of [
 ] as const) {
   row({
     name,
+    clock: "cpu",
     setup: () => {
       const doubles = new DoublesCore([createSecretsPlugin({ rootToken: "root" })], { seed: 1 });
       installCloudDefaults(doubles.controlsOf<SecretsScenario>("secrets"));
@@ -47,6 +49,7 @@ for (const [name, path] of [
 
 row({
   name: "static roles: a year of daily rotations",
+  clock: "cpu",
   setup: () => ({
     figure: {
       label: "365 rotations",

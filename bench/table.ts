@@ -60,6 +60,12 @@ export interface RowSpec {
    * (`"<= +10ms"`: at most 10 ms more than the anchor). Omitted: the row is shown, not judged.
    */
   readonly target?: string;
+  /**
+   * What a batch is timed with: "wall" (default: elapsed time, for anything that waits on I/O or
+   * other processes) or "cpu" (this process's CPU time, user + system: for work that stays in the
+   * process, it hardly moves when other processes load the machine).
+   */
+  readonly clock?: "wall" | "cpu";
   /** Paired rounds (default 15, or `BENCH_ROUNDS`). */
   readonly rounds?: number;
   /** Builds both sides (untimed); runs only in the row's own process. */
@@ -73,6 +79,7 @@ export interface RowResult {
   readonly kind: "time" | "rate" | "value";
   readonly unit?: string;
   readonly target?: string;
+  readonly clock: "wall" | "cpu";
   readonly figureLabel: string;
   readonly anchorLabel: string;
   /** Medians: seconds per operation ("time", "rate") or the value ("value"). */
@@ -113,7 +120,10 @@ const rowSeconds = Number(process.env.BENCH_ROW_SECONDS ?? 10);
 class Side {
   private async_ = false;
   n = 1;
-  constructor(readonly measure: Measure) {}
+  constructor(
+    readonly measure: Measure,
+    private readonly clock: "wall" | "cpu",
+  ) {}
 
   async prepare(): Promise<void> {
     const m = this.measure;
@@ -147,10 +157,16 @@ class Side {
 
   private async time(n: number): Promise<number> {
     const run = this.measure.run as () => unknown;
+    const cpu = this.clock === "cpu" ? process.cpuUsage() : undefined;
     const start = performance.now();
     if (this.async_) for (let i = 0; i < n; i++) await run();
     else for (let i = 0; i < n; i++) run();
-    return (performance.now() - start) / 1000 / (n * (this.measure.ops ?? 1));
+    let seconds = (performance.now() - start) / 1000;
+    if (cpu) {
+      const used = process.cpuUsage(cpu);
+      seconds = (used.user + used.system) / 1e6;
+    }
+    return seconds / (n * (this.measure.ops ?? 1));
   }
 }
 
@@ -182,8 +198,9 @@ async function runRow(file: string, spec: RowSpec): Promise<RowResult> {
   const kind = spec.kind ?? "time";
   const comparison = await spec.setup();
   try {
-    const figure = new Side(comparison.figure);
-    const anchor = new Side(comparison.anchor);
+    const clock = spec.clock ?? "wall";
+    const figure = new Side(comparison.figure, clock);
+    const anchor = new Side(comparison.anchor, clock);
     await figure.prepare();
     await anchor.prepare();
     // One unrecorded warm-up round, then paired rounds in alternating order.
@@ -215,6 +232,7 @@ async function runRow(file: string, spec: RowSpec): Promise<RowResult> {
       kind,
       unit: spec.unit,
       target: spec.target,
+      clock,
       figureLabel: comparison.figure.label,
       anchorLabel: comparison.anchor.label,
       figure: median(figures),

@@ -133,7 +133,7 @@ for (const result of results) {
   }
   lines.push({
     cells: [
-      `  ${result.name}`,
+      `  ${result.name}${result.clock === "cpu" ? " [cpu]" : ""}`,
       formatFigure(result, result.figure),
       `${formatFigure(result, result.anchor)}  ${result.anchorLabel}`,
       `${formatRatio(result)} (${result.ratioLow.toFixed(2)}-${result.ratioHigh.toFixed(2)})`,
@@ -152,7 +152,7 @@ for (const line of lines) {
 const judged = results.filter((result) => result.pass !== undefined);
 const errors = results.filter((result) => result.error);
 out.push("");
-out.push(`${judged.filter((result) => result.pass).length} of ${judged.length} targets met; ${results.length} rows; ${errors.length} errors. Ratio = figure / anchor (rate rows: figure rate / anchor rate), median of paired rounds, IQR in brackets.`);
+out.push(`${judged.filter((result) => result.pass).length} of ${judged.length} targets met; ${results.length} rows; ${errors.length} errors. Ratio = figure / anchor (rate rows: figure rate / anchor rate), median of paired rounds, IQR in brackets; [cpu]: timed in CPU time, not wall time.`);
 console.log(out.join("\n"));
 for (const result of errors) console.error(`\n${result.file}: ${result.name}:\n${result.error}`);
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(results, null, 2)}\n`);

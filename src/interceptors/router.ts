@@ -40,14 +40,15 @@ export function matchRoute(
     for (const [baseName, base] of Object.entries(mount.bases)) {
       const path = relativePath(base, url);
       if (path === undefined) continue;
-      const prefixLength = new URL(base).pathname.length;
+      const prefixLength = parsedBase(base).pathLength;
+      const have = segmentsOf(path);
       let seen = false;
-      for (const route of mount.service.routes) {
-        if ((route.base ?? "api") !== baseName) continue;
-        const params = matchPath(route.path, path);
+      for (const row of compiledRoutes(mount.service.routes)) {
+        if (row.base !== baseName || (!row.rest && row.segments.length !== have.length)) continue;
+        const params = matchSegments(row.segments, have);
         if (params === undefined) continue;
         seen = true;
-        if (methodMatches(route, method)) return { mount, route, params, path };
+        if (methodMatches(row.methods, method)) return { mount, route: row.route, params, path };
       }
       misses.push({ mount, path });
       if (!firstMiss || prefixLength > firstMiss.prefixLength || (seen && firstMiss.prefixLength === prefixLength)) {
@@ -113,9 +114,8 @@ export function isMatch(result: RouteMatch | RouteMiss): result is RouteMatch {
   return "route" in result;
 }
 
-/** Whether `route` answers `method`: case-sensitively, as Go's net/http; `"*"` answers any method. */
-function methodMatches(route: Route, method: string): boolean {
-  const methods = methodsOf(route);
+/** Whether a route answering `methods` answers `method`: case-sensitively, as Go's net/http; `"*"` answers any method. */
+function methodMatches(methods: readonly string[], method: string): boolean {
   return methods.includes(method) || methods.includes(ANY_METHOD);
 }
 
@@ -123,11 +123,66 @@ function methodsOf(route: Route): readonly string[] {
   return typeof route.method === "string" ? [route.method] : route.method;
 }
 
+/**
+ * Per-string caches of what routing derives from a base or a pattern (bases and patterns are a
+ * handful of constant strings; parsing them again on every request was a fifth of a GET's time).
+ */
+const baseCache = new Map<string, { origin: string; prefix: string; pathLength: number }>();
+const patternCache = new Map<string, readonly string[]>();
+
+function parsedBase(base: string): { origin: string; prefix: string; pathLength: number } {
+  let parsed = baseCache.get(base);
+  if (parsed === undefined) {
+    const baseUrl = new URL(base);
+    parsed = { origin: baseUrl.origin, prefix: baseUrl.pathname.replace(/\/+$/, ""), pathLength: baseUrl.pathname.length };
+    if (baseCache.size >= 1024) baseCache.clear();
+    baseCache.set(base, parsed);
+  }
+  return parsed;
+}
+
+function patternSegments(pattern: string): readonly string[] {
+  let segments = patternCache.get(pattern);
+  if (segments === undefined) {
+    segments = segmentsOf(pattern);
+    if (patternCache.size >= 4096) patternCache.clear();
+    patternCache.set(pattern, segments);
+  }
+  return segments;
+}
+
+interface CompiledRoute {
+  readonly route: Route;
+  readonly base: string;
+  readonly segments: readonly string[];
+  /** Whether the pattern ends in `*name` (matches any number of further segments). */
+  readonly rest: boolean;
+  readonly methods: readonly string[];
+}
+
+const compiled = new WeakMap<readonly Route[], readonly CompiledRoute[]>();
+
+/** A route table with its patterns split once (rebuilt if the table's length changes). */
+function compiledRoutes(routes: readonly Route[]): readonly CompiledRoute[] {
+  let rows = compiled.get(routes);
+  if (rows === undefined || rows.length !== routes.length) {
+    rows = routes.map((route) => {
+      const segments = patternSegments(route.path);
+      return { route, base: route.base ?? "api", segments, rest: segments.some((segment) => segment.startsWith("*")), methods: methodsOf(route) };
+    });
+    compiled.set(routes, rows);
+  }
+  return rows;
+}
+
+function segmentsOf(path: string): string[] {
+  return path.split("/").filter(Boolean);
+}
+
 /** The URL's path relative to `base`, or undefined when the URL is not under it. */
 function relativePath(base: string, url: URL): string | undefined {
-  const baseUrl = new URL(base);
-  if (baseUrl.origin !== url.origin) return undefined;
-  const prefix = baseUrl.pathname.replace(/\/+$/, "");
+  const { origin, prefix } = parsedBase(base);
+  if (origin !== url.origin) return undefined;
   const path = url.pathname;
   if (prefix === "") return path === "" ? "/" : path;
   if (path === prefix) return "/";
@@ -140,8 +195,11 @@ function relativePath(base: string, url: URL): string | undefined {
  * @example matchPath("/runs/:run_id", "/runs/run-1") // { run_id: "run-1" }
  */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
-  const want = pattern.split("/").filter(Boolean);
-  const have = path.split("/").filter(Boolean);
+  return matchSegments(patternSegments(pattern), segmentsOf(path));
+}
+
+function matchSegments(want: readonly string[], have: readonly string[]): Record<string, string> | undefined {
+  if (have.length < want.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     const segment = want[i] ?? "";
@@ -160,6 +218,7 @@ export function matchPath(pattern: string, path: string): Record<string, string>
 }
 
 function safeDecode(segment: string): string {
+  if (!segment.includes("%")) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -50,9 +50,19 @@ export type LinkBuilder = (path: string) => string;
  * linksFor(ctx)("/runs/run-abc") // "/api/v2/runs/run-abc"
  */
 export function linksFor(ctx: RouteContext): LinkBuilder {
-  const prefix = new URL(ctx.mount.bases.api ?? "http://x/api/v2").pathname.replace(/\/+$/, "");
-  return (path) => `${prefix}${path}`;
+  const base = ctx.mount.bases.api ?? "http://x/api/v2";
+  let link = linkBuilders.get(base);
+  if (link === undefined) {
+    const prefix = new URL(base).pathname.replace(/\/+$/, "");
+    link = (path) => `${prefix}${path}`;
+    if (linkBuilders.size >= 1024) linkBuilders.clear();
+    linkBuilders.set(base, link);
+  }
+  return link;
 }
+
+/** One link builder per API base (a base is parsed once, not on every request). */
+const linkBuilders = new Map<string, LinkBuilder>();
 
 /**
  * Default page size (spec: 20).

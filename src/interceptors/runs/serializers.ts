@@ -37,7 +37,16 @@ function timestamps(values: Readonly<Partial<Record<string, number>>>, key: (sta
   return out;
 }
 
-const dashed = (state: string): string => `${state.replace(/_/g, "-")}-at`;
+/** `<state-with-dashes>-at`, built once per state name. */
+const dashedKeys = new Map<string, string>();
+const dashed = (state: string): string => {
+  let key = dashedKeys.get(state);
+  if (key === undefined) {
+    key = `${state.replace(/_/g, "-")}-at`;
+    if (dashedKeys.size < 1024) dashedKeys.set(state, key);
+  }
+  return key;
+};
 
 /**
  * A run's `status-timestamps`: `plan-queueable-at` for `pending`, `<state-with-dashes>-at` otherwise.
