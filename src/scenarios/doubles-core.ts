@@ -77,6 +77,67 @@ export interface ListenOptions extends ServerOptions {
 }
 
 /**
+ * Options of {@link DoublesCore.listen} in split mode: each service on its own port, as real
+ * deployments give each service its own address (`VAULT_ADDR`, `CONSUL_HTTP_ADDR`, the runs API's
+ * host). Each port serves one service's bases and the `/_sim/` control API; a path that service
+ * does not own gets that service's own answer.
+ */
+export interface SplitListenOptions extends Omit<ListenOptions, "setup"> {
+  readonly split: true;
+  /**
+   * First port: services get consecutive ports in registration order (`runs`, `accessControl`,
+   * `secrets`: 8080, 8081, 8082). 0 (default): each a free port.
+   */
+  readonly port?: number;
+  /** A port per service key, instead of the consecutive one (e.g. `{ secrets: 8200 }`). */
+  readonly ports?: Readonly<Record<string, number>>;
+  /**
+   * Runs once every origin is known and before the first request is answered; `POST /_sim/reset`
+   * (on any port) goes back to the state right after it.
+   * @param origins - each service's origin by key, e.g. `{ secrets: "http://127.0.0.1:8082", ... }`.
+   */
+  readonly setup?: (origins: Readonly<Record<string, string>>) => void;
+}
+
+/** The servers of split mode. Dispose them (or `await close()`) to stop every one. */
+export interface SplitServers extends AsyncDisposable {
+  /** Each service's server by key. */
+  readonly servers: Readonly<Record<string, RunningServer>>;
+  /** Each service's origin by key, e.g. `{ runs: "http://127.0.0.1:8080", ... }`. */
+  readonly urls: Readonly<Record<string, string>>;
+  /** The token `/_sim/` requests must send on every port, when there is one. */
+  readonly controlToken?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A handler that answers from `current()` once it exists (split mode builds the handlers after
+ * every port is bound), and 503 before.
+ */
+function deferredHandler(sim: Simulator, current: () => Handler | undefined): Handler {
+  return {
+    sim,
+    get mounts() {
+      return current()?.mounts ?? [];
+    },
+    get origins() {
+      return current()?.origins ?? [];
+    },
+    get journal() {
+      return current()?.journal ?? [];
+    },
+    clearJournal: () => current()?.clearJournal(),
+    owns: (url) => current()?.owns(url) ?? false,
+    handle: async (request) =>
+      (await current()?.handle(request)) ?? {
+        status: 503,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+        body: "infra-doubles: the server is starting\n",
+      },
+  };
+}
+
+/**
  * Builds the clock for a {@link ClockOption}.
  * @throws {UsageError} for an unknown option name, or a `start` given with another clock than
  *   `"manual"` (it would be ignored).
@@ -216,10 +277,12 @@ export class DoublesCore {
    * `GET /_sim/clock`, `POST /_sim/clock/advance`, `GET /_sim/journal`, and each plugin's
    * `controlRoutes` under `/_sim/<key>/`.
    * @param origin - the server's origin, e.g. `http://127.0.0.1:8080` (no trailing slash).
+   * @param keys - serve only these services (split mode: one service per port); default all.
    */
-  handlerFor(origin: string): Handler {
+  handlerFor(origin: string, keys?: readonly string[]): Handler {
     const base = origin.replace(/\/+$/, "");
-    const mounts: ServiceMount[] = this.plugins.map((p) => ({ service: p.http, bases: p.serverBases(base) }));
+    const served = keys === undefined ? this.plugins : this.plugins.filter((p) => keys.includes(p.key));
+    const mounts: ServiceMount[] = served.map((p) => ({ service: p.http, bases: p.serverBases(base) }));
     const extra = this.options.serverOnly?.(this) ?? [];
     const holder: { handler?: Handler } = {};
     const plugins: PluginControlRoutes[] = [];
@@ -254,30 +317,104 @@ export class DoublesCore {
   }
 
   /**
-   * Starts the local HTTP server with every service on one origin and the `/_sim/` control API.
-   * @param options.port - 0 (default) picks a free port.
+   * Starts the local HTTP server with every service on one origin and the `/_sim/` control API;
+   * with `split: true` ({@link SplitListenOptions}), one server per service instead, each with the
+   * control API. Every server answers from the same simulator and appends to the one journal.
+   * @param options.port - 0 (default) picks a free port (split mode: the first of consecutive ports).
    * @param options.host - interface to bind (default `127.0.0.1`).
-   * @param options.setup - builds state once the origin is known; `POST /_sim/reset` returns to
-   *   the state after it (without `setup`: the state when `listen()` was called).
-   * @returns the running server (`url` is its origin); {@link DoublesCore.close} stops it too.
+   * @param options.setup - builds state once the origin is known (split mode: every origin, by
+   *   service key); `POST /_sim/reset` returns to the state after it (without `setup`: the state
+   *   when `listen()` was called).
+   * @returns the running server (`url` is its origin), or in split mode the {@link SplitServers}
+   *   (`urls` by service key); {@link DoublesCore.close} stops them too.
+   * @throws {UsageError} for `ports` naming no service or ports beyond 65535; the listen error
+   *   (e.g. `EADDRINUSE`), with every server of the call closed.
    * @example
    * const server = await doubles.listen({ port: 0 });
    * await fetch(`${server.url}/_sim/clock`); // {"now":"2024-01-01T00:00:00.000Z","epochMs":1704067200000,...}
+   * const split = await doubles.listen({ split: true }); // split.urls.secrets = "http://127.0.0.1:53102"
    */
-  async listen(options: ListenOptions = {}): Promise<RunningServer> {
-    const { setup, allowedHosts, controlToken, ...serverOptions } = options;
-    if (controlToken !== undefined && controlToken.trim() === "") throw new UsageError("listen: controlToken must not be empty");
-    const token = controlToken ?? (bindsBeyondLoopback(serverOptions.host ?? "127.0.0.1") ? randomBytes(24).toString("base64url") : undefined);
+  listen(options: SplitListenOptions): Promise<SplitServers>;
+  listen(options?: ListenOptions): Promise<RunningServer>;
+  async listen(options: ListenOptions | SplitListenOptions = {}): Promise<RunningServer | SplitServers> {
+    if ("split" in options && options.split === true) return this.listenSplit(options);
+    const { setup, allowedHosts, controlToken, ...serverOptions } = options as ListenOptions & { split?: unknown };
+    delete (serverOptions as { split?: unknown }).split;
+    const token = this.controlTokenFor(controlToken, serverOptions.host);
     const server = await startServer((origin) => {
       setup?.(origin);
-      const url = new URL(origin);
-      const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address.replace(/%.*$/, "")));
-      const allowed = controlHosts(url.hostname, url.port === "" ? 80 : Number(url.port), allowedHosts, interfaces);
-      return guardControl(this.handlerFor(origin), { allowedHosts: allowed, ...(token === undefined ? {} : { token }) });
+      return this.guarded(this.handlerFor(origin), origin, allowedHosts, token);
     }, serverOptions);
     const running: RunningServer = token === undefined ? server : Object.assign(server, { controlToken: token });
     this.servers.add(running);
     return running;
+  }
+
+  /** The control token of a server bound to `host` (given, random beyond loopback, or none). */
+  private controlTokenFor(controlToken: string | undefined, host: string | undefined): string | undefined {
+    if (controlToken !== undefined && controlToken.trim() === "") throw new UsageError("listen: controlToken must not be empty");
+    return controlToken ?? (bindsBeyondLoopback(host ?? "127.0.0.1") ? randomBytes(24).toString("base64url") : undefined);
+  }
+
+  /** `handler` with its `/_sim/` control API answering only its own server (docs/decisions/security.md). */
+  private guarded(handler: Handler, origin: string, allowedHosts: readonly string[] | undefined, token: string | undefined): Handler {
+    const url = new URL(origin);
+    const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address.replace(/%.*$/, "")));
+    const allowed = controlHosts(url.hostname, url.port === "" ? 80 : Number(url.port), allowedHosts, interfaces);
+    return guardControl(handler, { allowedHosts: allowed, ...(token === undefined ? {} : { token }) });
+  }
+
+  /** Split mode of {@link DoublesCore.listen}: one server per service. */
+  private async listenSplit(options: SplitListenOptions): Promise<SplitServers> {
+    const { setup, allowedHosts, controlToken, ports = {}, port = 0, host } = options;
+    const keys = this.plugins.map((p) => p.key);
+    const unknown = Object.keys(ports).filter((key) => !keys.includes(key));
+    if (unknown.length > 0) throw new UsageError(`ports names no service: ${unknown.join(", ")} (services: ${keys.join(", ")})`);
+    const portOf = (key: string, index: number): number => ports[key] ?? (port === 0 ? 0 : port + index);
+    const last = Math.max(...keys.map(portOf));
+    if (!Number.isInteger(port) || port < 0 || last > 65535) {
+      throw new UsageError(`split mode needs ${keys.length} ports from ${port}: ${last} is beyond 65535`);
+    }
+    const token = this.controlTokenFor(controlToken, host);
+    const handlers = new Map<string, Handler>();
+    const servers: Record<string, RunningServer> = {};
+    const origins: Record<string, string> = {};
+    try {
+      for (const [index, key] of keys.entries()) {
+        const server = await startServer(
+          (origin) => {
+            origins[key] = origin;
+            return deferredHandler(this.sim, () => handlers.get(key));
+          },
+          { port: portOf(key, index), ...(host === undefined ? {} : { host }) },
+        );
+        servers[key] = token === undefined ? server : Object.assign(server, { controlToken: token });
+      }
+      setup?.(origins);
+      for (const key of keys) {
+        const origin = origins[key] ?? "";
+        handlers.set(key, this.guarded(this.handlerFor(origin, [key]), origin, allowedHosts, token));
+      }
+    } catch (error) {
+      await Promise.all(Object.values(servers).map((s) => s.close()));
+      throw error;
+    }
+    for (const server of Object.values(servers)) this.servers.add(server);
+    const close = async (): Promise<void> => {
+      await Promise.all(
+        Object.values(servers).map(async (s) => {
+          this.servers.delete(s);
+          await s.close();
+        }),
+      );
+    };
+    return {
+      servers,
+      urls: { ...origins },
+      ...(token === undefined ? {} : { controlToken: token }),
+      close,
+      [Symbol.asyncDispose]: close,
+    };
   }
 
   /** Stops every interception and server started from this object. */
