@@ -13,12 +13,19 @@ export const DEFAULT_HOST = "127.0.0.1";
 /** The usage text printed on `--help` and on bad arguments. */
 export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1] [--seed N] [--json]
                           [--allowed-host NAME]... [--control-token TOKEN]
+                          [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
 
-Starts a local server with every simulated service on one origin, on the embedded default
-scenario (organizations, tokens, mounts ready to use), and the /_sim/ control API.
+Starts a local server with every simulated service on one origin (or, with --split, each service
+on its own port), on the embedded default scenario (organizations, tokens, mounts ready to use),
+and the /_sim/ control API.
 
 Options:
-  -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
+  -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port); with --split the
+                   first of consecutive ports: runs N, access control N+1, secrets N+2
+      --split      each service on its own port (as real clients expect one address per service:
+                   VAULT_ADDR, CONSUL_HTTP_ADDR); the /_sim/ control API on every port
+      --runs-port N, --access-control-port N, --secrets-port N
+                   that service's port in split mode (implies --split; 0 picks a free port)
       --host H     interface to bind (default ${DEFAULT_HOST}); any other than loopback prints a
                    warning and protects /_sim/ with a control token
       --allowed-host NAME
@@ -51,7 +58,14 @@ export interface ServeCommand {
   readonly allowedHosts: readonly string[];
   /** `--control-token`, when given. */
   readonly controlToken?: string;
+  /** Each service on its own port (`--split`, or any per-service port flag); absent: one origin. */
+  readonly split?: true;
+  /** Ports given per service key (`runs`, `accessControl`, `secrets`) in split mode. */
+  readonly ports?: Readonly<Record<string, number>>;
 }
+
+/** The per-service port flags and the service key each sets. */
+export const SERVICE_PORT_FLAGS = { "runs-port": "runs", "access-control-port": "accessControl", "secrets-port": "secrets" } as const;
 
 /** Arguments that ask for help (print {@link USAGE}, exit 0) or cannot be used (usage on stderr, exit 2). */
 export interface UsageRequest {
@@ -92,6 +106,17 @@ export function parseCommand(argv: readonly string[]): ServeCommand | UsageReque
   if (controlToken !== undefined && !/^[\x21-\x7e]+$/.test(controlToken)) {
     return { command: "usage", problem: "--control-token must be printable ASCII without spaces" };
   }
+  const ports: Record<string, number> = {};
+  for (const [flag, key] of Object.entries(SERVICE_PORT_FLAGS)) {
+    const text = values[flag as keyof typeof SERVICE_PORT_FLAGS];
+    if (text === undefined) continue;
+    const servicePort = parsePort(text);
+    if (servicePort === undefined) return { command: "usage", problem: `--${flag} must be a whole number from 0 to 65535, got "${text}"` };
+    ports[key] = servicePort;
+  }
+  const split = values.split === true || Object.keys(ports).length > 0;
+  const given = Object.values(ports).filter((p) => p !== 0);
+  if (new Set(given).size !== given.length) return { command: "usage", problem: "each service needs its own port" };
   return {
     command: "serve",
     port,
@@ -100,6 +125,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | UsageReque
     json: values.json ?? false,
     allowedHosts: allowedHosts.map((name) => name.trim()),
     ...(controlToken === undefined ? {} : { controlToken }),
+    ...(split ? { split: true as const, ports } : {}),
   };
 }
 
@@ -115,6 +141,10 @@ function parse(argv: readonly string[]) {
       json: { type: "boolean" },
       "allowed-host": { type: "string", multiple: true },
       "control-token": { type: "string" },
+      split: { type: "boolean" },
+      "runs-port": { type: "string" },
+      "access-control-port": { type: "string" },
+      "secrets-port": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

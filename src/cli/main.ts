@@ -47,6 +47,7 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       seed: command.seed,
       allowedHosts: command.allowedHosts,
       ...(command.controlToken === undefined ? {} : { controlToken: command.controlToken }),
+      ...(command.split ? { split: true, ports: command.ports ?? {} } : {}),
       ...extra,
     });
   } catch (error) {

@@ -29,13 +29,25 @@ export interface DevServerOptions {
   readonly allowedHosts?: readonly string[];
   /** The control token (default: none on loopback, a random one when bound beyond). */
   readonly controlToken?: string;
+  /**
+   * Each service on its own port (`port` is the first of consecutive ports, in registration order),
+   * with the control API on every port. Default: every service on one origin.
+   */
+  readonly split?: boolean;
+  /** Split mode: a port per service key, instead of the consecutive one. */
+  readonly ports?: Readonly<Record<string, number>>;
 }
 
 /** A running dev server. */
 export interface DevServer extends AsyncDisposable {
-  /** The origin, e.g. `http://127.0.0.1:8080`. */
+  /** The origin, e.g. `http://127.0.0.1:8080` (split mode: the first service's). */
   readonly url: string;
+  /** Split mode: each service's origin by key (`runs`, `accessControl`, `secrets`); absent otherwise. */
+  readonly urls?: Readonly<Record<string, string>>;
+  /** The server (split mode: the first service's; every one is in `servers`). */
   readonly server: RunningServer;
+  /** Every server: one, or one per service in split mode. */
+  readonly servers: readonly RunningServer[];
   readonly doubles: DoublesCore;
   /**
    * Per service key (`runs`, `accessControl`, `secrets`): what its default scenario returned (base
@@ -68,22 +80,50 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     (options.plugins ? new DoublesCore(options.plugins, { clock: "advanceable", seed }) : createDoubles({ clock: "advanceable", seed }));
   const services: Record<string, Record<string, unknown>> = {};
   const host = options.host ?? DEFAULT_HOST;
-  const server = await doubles.listen({
+  const common = {
     port: options.port ?? DEFAULT_PORT,
     host,
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
-    setup: (origin) => {
-      for (const plugin of doubles.registeredPlugins) {
-        const bases = plugin.serverBases(origin);
-        services[plugin.key] = plugin.defaultScenario ? plugin.defaultScenario(doubles.controlsOf(plugin.key), bases) : { bases };
-      }
-    },
-  });
+  };
+  const build = (originOf: (key: string) => string): void => {
+    for (const plugin of doubles.registeredPlugins) {
+      const bases = plugin.serverBases(originOf(plugin.key));
+      services[plugin.key] = plugin.defaultScenario ? plugin.defaultScenario(doubles.controlsOf(plugin.key), bases) : { bases };
+    }
+  };
+  if (options.split === true) {
+    const split = await doubles.listen({
+      ...common,
+      split: true,
+      ...(options.ports === undefined ? {} : { ports: options.ports }),
+      setup: (origins) => build((key) => origins[key] ?? ""),
+    });
+    const servers = Object.values(split.servers);
+    const first = servers[0];
+    if (first === undefined) {
+      await split.close();
+      throw new Error("no service to serve");
+    }
+    return {
+      url: first.url,
+      urls: split.urls,
+      server: first,
+      servers,
+      doubles,
+      services,
+      host,
+      ...(split.controlToken === undefined ? {} : { controlToken: split.controlToken }),
+      close: () => split.close(),
+      [Symbol.asyncDispose]: () => split.close(),
+    };
+  }
+  const server = await doubles.listen({ ...common, setup: (origin) => build(() => origin) });
   const close = (): Promise<void> => server.close();
   return {
     url: server.url,
     server,
+    servers: [server],
     doubles,
     services,
     host,
@@ -94,12 +134,19 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 }
 
 /**
- * The `--json` start line: `{"url": origin, "controlToken"?: token, "<service key>": <default
- * scenario result>, ...}` as one line (no newline inside); `controlToken` only when the server has one.
+ * The `--json` start line: `{"url": origin, "urls"?: {"<service key>": origin}, "controlToken"?:
+ * token, "<service key>": <default scenario result>, ...}` as one line (no newline inside);
+ * `urls` only in split mode (`url` is then the first service's), `controlToken` only when the
+ * server has one.
  * @example devServerJson(dev) // '{"url":"http://127.0.0.1:8080","runs":{...},"accessControl":{...},"secrets":{...}}'
  */
-export function devServerJson(dev: Pick<DevServer, "url" | "services" | "controlToken">): string {
-  return JSON.stringify({ url: dev.url, ...(dev.controlToken === undefined ? {} : { controlToken: dev.controlToken }), ...dev.services });
+export function devServerJson(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken">): string {
+  return JSON.stringify({
+    url: dev.url,
+    ...(dev.urls === undefined ? {} : { urls: dev.urls }),
+    ...(dev.controlToken === undefined ? {} : { controlToken: dev.controlToken }),
+    ...dev.services,
+  });
 }
 
 /**
@@ -124,8 +171,14 @@ function headerName(): string {
  * The human start banner: the URL, each service's base URLs and credentials, the control API.
  * @example process.stdout.write(devServerBanner(dev));
  */
-export function devServerBanner(dev: Pick<DevServer, "url" | "services" | "controlToken">): string {
+export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken">): string {
   const lines = [`infra-doubles dev server listening on ${dev.url}`, ""];
+  if (dev.urls !== undefined) {
+    const width = Math.max(0, ...Object.keys(dev.urls).map((key) => key.length));
+    lines.splice(0, 2, "infra-doubles dev server, one port per service", "");
+    for (const [key, url] of Object.entries(dev.urls)) lines.push(`  ${key.padEnd(width)}  listening on ${url}`);
+    lines.push("");
+  }
   for (const [key, result] of Object.entries(dev.services)) {
     lines.push(key);
     const entries = Object.entries(result);
@@ -136,7 +189,7 @@ export function devServerBanner(dev: Pick<DevServer, "url" | "services" | "contr
     lines.push("");
   }
   const control = `${dev.url}${CONTROL_PREFIX}`;
-  lines.push("Control API (writes need Content-Type: application/json)");
+  lines.push(`Control API (${dev.urls === undefined ? "" : "on every port; "}writes need Content-Type: application/json)`);
   if (dev.controlToken !== undefined) {
     lines.push(
       `  control token  ${dev.controlToken}`,
