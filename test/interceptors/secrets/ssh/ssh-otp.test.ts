@@ -224,7 +224,8 @@ describeEachTransport("secrets ssh: one-time passwords, dynamic keys and lookup"
       ["GET", "/ssh/config/ca"],
       ["POST", "/ssh/keys/k"],
     ] as const) {
-      expect(await send(method, path, { body: {}, token: null }), `${method} ${path}`).toEqual({ status: 403, body: { errors: ["permission denied"] } });
+      // fetch refuses a body on GET (nock used to stay active and let it through)
+      expect(await send(method, path, { ...(method === "POST" ? { body: {} } : {}), token: null }), `${method} ${path}`).toEqual({ status: 403, body: { errors: ["permission denied"] } });
     }
   });
 
