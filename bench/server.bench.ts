@@ -1,7 +1,10 @@
 /**
  * Server rows (`npm run bench`, see bench/README.md): GET of a stored run from the node:http
  * transport (`doubles.listen()`), against a bare node:http server sending the same bytes, both
- * through a keep-alive node:http agent.
+ * through a keep-alive node:http agent. Client and server share the process, so its CPU time per
+ * request (clock "cpu") is what bounds throughput and sequential latency on loopback, and it holds
+ * still when other processes load the machine; `BENCH_CLOCK=wall npm run bench -- server` times
+ * them in wall time on a quiet machine.
  */
 import { Agent } from "node:http";
 import { bareHttpServer, httpGet, httpGets, staticReply } from "./anchors.js";
@@ -41,6 +44,7 @@ async function servers() {
 
 row({
   name: "GET run, one request at a time",
+  clock: "cpu",
   target: "<= 1.2x",
   setup: async () => {
     const { url, bareUrl, headers, agent, teardown } = await servers();
@@ -55,6 +59,7 @@ row({
 row({
   name: `GET run, ${IN_FLIGHT} in flight`,
   kind: "rate",
+  clock: "cpu",
   target: ">= 0.9x",
   setup: async () => {
     const { url, bareUrl, headers, agent, teardown } = await servers();

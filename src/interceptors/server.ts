@@ -139,8 +139,13 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   }
   // A body cut short never reaches the service, so nothing half-sent is ever stored.
   if (!req.complete) return;
+  // Aborted only when the client goes away while the request is in flight (a blocked read stops
+  // waiting): aborting builds a DOMException, too dear for every response that closes normally.
   const abort = new AbortController();
-  res.on("close", () => abort.abort());
+  let answered = false;
+  res.on("close", () => {
+    if (!answered) abort.abort();
+  });
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
@@ -165,7 +170,9 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   let response: SimResponse;
   try {
     response = await handler.handle(request);
+    answered = true;
   } catch (error) {
+    answered = true;
     response = {
       status: 500,
       headers: { "content-type": "text/plain; charset=utf-8", "x-infra-doubles-bug": "1" },

@@ -348,12 +348,32 @@ export class MethodRewritingSocket extends Duplex {
     this.socket.resume();
   }
 
+  /**
+   * Hands the bytes to the socket, and asks for more as soon as the socket has buffer room (not when
+   * the bytes reached the network): waiting for each write to flush would serialize a response's
+   * header and body writes behind the network round trip.
+   */
   override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     if (this.socket.destroyed) {
       callback();
       return;
     }
-    this.socket.write(chunk, encoding, (error) => callback(error ?? null));
+    if (this.socket.write(chunk, encoding)) callback();
+    else this.socket.once("drain", () => callback());
+  }
+
+  /** A response's header block and body leave in one write (one syscall), as on a bare socket. */
+  override _writev(chunks: { chunk: Buffer; encoding: BufferEncoding }[], callback: (error?: Error | null) => void): void {
+    if (this.socket.destroyed) {
+      callback();
+      return;
+    }
+    this.socket.cork();
+    let room = true;
+    for (const { chunk, encoding } of chunks) room = this.socket.write(chunk, encoding);
+    this.socket.uncork();
+    if (room) callback();
+    else this.socket.once("drain", () => callback());
   }
 
   override _final(callback: (error?: Error | null) => void): void {
