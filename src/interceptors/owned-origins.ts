@@ -29,6 +29,15 @@ interface MockSocketLike {
   requestParser: Record<number, unknown>;
   connectionOptions: { host?: unknown; hostname?: unknown; port?: unknown };
   passthrough: unknown;
+  respondWith?: (response: Response) => Promise<void>;
+}
+
+/**
+ * The local server's answer to a request head beyond node:http's limit (16 KiB by default): status
+ * line and `Connection: close`, no body, exactly as node:http writes it.
+ */
+function headTooLarge(): Response {
+  return new Response(null, { status: 431, statusText: "Request Header Fields Too Large", headers: { connection: "close" } });
 }
 
 type HeadersComplete = (...args: unknown[]) => unknown;
@@ -137,11 +146,38 @@ function guard(socket: MockSocketLike, protocol: string | undefined, slot: numbe
   const onHeadersComplete = parser[slot];
   if (typeof onHeadersComplete !== "function") return;
   parser[GUARDED] = true;
+  let headComplete = false;
   parser[slot] = function (this: unknown, ...args: unknown[]): unknown {
+    headComplete = true;
     // (versionMajor, versionMinor, headers, method, url, ...)
     const target = args[4];
     if (typeof target === "string") args[4] = `${origin}${pathOf(target)}`;
     return (onHeadersComplete as HeadersComplete).apply(this, args);
+  };
+  answerOversizedHeads(socket, origin, () => headComplete);
+}
+
+/**
+ * The mock socket's parser refuses a request head beyond node:http's header limit, and the
+ * interceptor then never emits the request: the client waits forever. Such a request gets the
+ * local server's answer instead (431, see {@link headTooLarge}), once.
+ */
+function answerOversizedHeads(socket: MockSocketLike, origin: string, headComplete: () => boolean): void {
+  const parser = socket.requestParser as unknown as { execute?: (chunk: Buffer, ...rest: unknown[]) => unknown };
+  const execute = parser.execute;
+  const respondWith = socket.respondWith;
+  if (typeof execute !== "function" || typeof respondWith !== "function") return;
+  let answered = false;
+  parser.execute = function (this: unknown, chunk: Buffer, ...rest: unknown[]): unknown {
+    const result = execute.call(this, chunk, ...rest);
+    if (!answered && !headComplete() && result instanceof Error && (result as { code?: unknown }).code === "HPE_HEADER_OVERFLOW") {
+      answered = true;
+      // The interceptor reads its answers back against the request it emitted; this one never
+      // was, so it gets a stand-in on the same origin.
+      if (Reflect.get(socket, "request") === undefined) Reflect.set(socket, "request", new Request(`${origin}/`));
+      void respondWith.call(socket, headTooLarge()).catch(() => undefined);
+    }
+    return result;
   };
 }
 
