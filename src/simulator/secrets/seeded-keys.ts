@@ -33,7 +33,8 @@ const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "he
 const RSA_EXPONENT = 65537n;
 const SIEVE_LIMIT = 1 << 15;
 const WINDOW = 4096;
-const SMALL_PRIMES = oddPrimesBelow(SIEVE_LIMIT);
+/** Odd primes below SIEVE_LIMIT, sieved on the first prime search (not on import: few tests need one). */
+let smallPrimes: number[] | undefined;
 const primeMemo = new Map<string, bigint>();
 /** Pooled primes per key size, decoded on first use. */
 const decodedPools = new Map<number, readonly bigint[]>();
@@ -199,7 +200,8 @@ export function seededPrime(ids: IdSource, bits: number): bigint {
 /** Marks `base + 2k` (k < WINDOW) divisible by a small odd prime. `base` is odd and large. */
 function sieveWindow(base: bigint): Uint8Array {
   const composite = new Uint8Array(WINDOW);
-  for (const p of SMALL_PRIMES) {
+  smallPrimes ??= oddPrimesBelow(SIEVE_LIMIT);
+  for (const p of smallPrimes) {
     const r = Number(base % BigInt(p));
     // base + 2k = 0 (mod p)  <=>  k = -r * 2^-1 (mod p), and 2^-1 = (p + 1) / 2.
     let k = Number((BigInt((p - r) % p) * BigInt((p + 1) / 2)) % BigInt(p));
