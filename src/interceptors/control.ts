@@ -321,6 +321,7 @@ export function guardControl(handler: Handler, policy: ControlAccessPolicy): Han
       return handler.journal;
     },
     owns: (url) => handler.owns(url),
+    maxBodyBytes: (url) => handler.maxBodyBytes(url),
     clearJournal: () => handler.clearJournal(),
     handle: async (request) => {
       if (isControlPath(request.url.pathname)) {

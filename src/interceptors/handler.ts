@@ -52,6 +52,12 @@ export interface Handler {
   /** Requests answered so far, oldest first. */
   readonly journal: readonly JournalEntry[];
   clearJournal(): void;
+  /**
+   * The longest request body the service mounted at `url` accepts, in bytes (`undefined`: no
+   * service, or no limit). Transports stop reading a body there and send the request with
+   * `bodyTooLarge` instead.
+   */
+  maxBodyBytes(url: URL): number | undefined;
 }
 
 /**
@@ -104,6 +110,7 @@ export function createHandler(options: HandlerOptions): Handler {
       journal.length = 0;
     },
     owns: (url) => origins.includes(url.origin),
+    maxBodyBytes: (url) => matchRoute(mounts, "POST", url)?.mount.service.bodyLimit?.maxBytes,
     async handle(request) {
       let response: SimResponse;
       try {
@@ -133,6 +140,10 @@ export function createHandler(options: HandlerOptions): Handler {
       });
     }
     const service = result.mount.service;
+    const bodyLimit = service.bodyLimit;
+    if (bodyLimit !== undefined && (request.bodyTooLarge === true || request.body.length > bodyLimit.maxBytes)) {
+      return record(normalized, service.name, bodyLimit.tooLarge(normalized));
+    }
     if (!isMatch(result)) {
       const miss = service.noRoute(normalized, result.nearest, result.methodMismatch);
       return record(normalized, service.name, annotate(normalized, result.mount, result.path, miss));

@@ -16,6 +16,23 @@ export interface SimRequest {
   readonly body: Uint8Array;
   /** Aborted when the client goes away (long-polling reads stop waiting). */
   readonly signal?: AbortSignal;
+  /**
+   * Set by a transport that stopped reading the body at the service's
+   * {@link RequestBodyLimit} (`body` is then empty): the handler answers the service's 413.
+   */
+  readonly bodyTooLarge?: boolean;
+}
+
+/**
+ * A service's request body limit: bodies longer than `maxBytes` are answered `tooLarge` (the real
+ * service's 413, or its answer to an unreadable body) without reaching any route, and transports
+ * stop reading at the limit.
+ */
+export interface RequestBodyLimit {
+  /** The longest body accepted, in bytes (a body of exactly this length passes). */
+  readonly maxBytes: number;
+  /** The service's own answer to a longer body. */
+  tooLarge(request: SimRequest): SimResponse;
 }
 
 /** A response from the fake. */
@@ -84,6 +101,8 @@ export interface HttpService {
    * the journal must not fill it). Default `true`.
    */
   readonly journaled?: boolean;
+  /** The service's request body limit (none: bodies of any length; see docs/decisions/security.md). */
+  readonly bodyLimit?: RequestBodyLimit;
 }
 
 /**

@@ -131,14 +131,14 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function serve(handler: Handler, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-  } catch {
-    return; // the client went away mid-request: nobody is left to answer
-  }
+  const url = requestUrl(req.url ?? "/", origin, handler);
+  const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  const read = await readBody(req, hasBody ? handler.maxBodyBytes(url) : undefined);
+  if (read === undefined) return; // the client went away mid-request: nobody is left to answer
   // A body cut short never reaches the service, so nothing half-sent is ever stored.
-  if (!req.complete) return;
+  if (!read.tooLarge && !req.complete) return;
+  if (read.tooLarge) stopReading(req, res);
+  const chunks = read.chunks;
   // Aborted only when the client goes away while the request is in flight (a blocked read stops
   // waiting): aborting builds a DOMException, too dear for every response that closes normally.
   const abort = new AbortController();
@@ -162,10 +162,11 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   const method = original ?? override ?? req.method ?? "GET";
   const request: SimRequest = {
     method,
-    url: requestUrl(req.url ?? "/", origin, handler),
+    url,
     headers,
     body: new Uint8Array(Buffer.concat(chunks)),
     signal: abort.signal,
+    ...(read.tooLarge ? { bodyTooLarge: true } : {}),
   };
   let response: SimResponse;
   try {
@@ -181,6 +182,57 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   }
   if (res.destroyed || res.writableEnded) return;
   send(res, response, method === "HEAD");
+}
+
+/**
+ * Reads the request body, stopping at `limit` bytes: a declared `Content-Length` above it is not
+ * read at all, and a chunked body stops being read at the first chunk past it (`tooLarge`, no
+ * chunks kept). `undefined` when the client went away.
+ */
+function readBody(req: IncomingMessage, limit: number | undefined): Promise<{ chunks: Buffer[]; tooLarge: boolean } | undefined> {
+  const declared = Number(req.headers["content-length"]);
+  if (limit !== undefined && Number.isFinite(declared) && declared > limit) return Promise.resolve({ chunks: [], tooLarge: true });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const done = (value: { chunks: Buffer[]; tooLarge: boolean } | undefined): void => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("aborted", onError);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer): void => {
+      length += chunk.length;
+      if (limit !== undefined && length > limit) {
+        chunks.length = 0;
+        done({ chunks, tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => done({ chunks, tooLarge: false });
+    const onError = (): void => done(undefined);
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("aborted", onError);
+  });
+}
+
+/**
+ * After a body over the limit: read no more of it (the socket is paused, so the client's sends
+ * back up instead of filling memory), answer with `Connection: close`, and drop the connection
+ * shortly after the answer is written (an unread body cannot be skipped to the next request).
+ */
+function stopReading(req: IncomingMessage, res: ServerResponse): void {
+  req.pause();
+  res.shouldKeepAlive = false;
+  res.setHeader("connection", "close");
+  res.once("finish", () => {
+    const timer = setTimeout(() => req.socket?.destroy(), 250);
+    timer.unref?.();
+  });
 }
 
 /**

@@ -5,8 +5,15 @@
  */
 import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
 import type { HttpService } from "../http.js";
-import { accessControlErrorResponse, accessControlNoRoute } from "./errors.js";
+import { accessControlErrorResponse, accessControlNoRoute, text } from "./errors.js";
 import { accessControlRoutes } from "./routes.js";
+
+/**
+ * The longest request body the fake reads: 32 MiB. The real service's decoder reads any length
+ * (only its KV store, not simulated, limits values); the fake bounds memory and answers a longer
+ * body as the real one answers a body its decoder cannot read (docs/decisions/security.md).
+ */
+export const ACCESS_CONTROL_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 
 /**
  * The access-control {@link HttpService}.
@@ -17,4 +24,8 @@ export const accessControlHttp: HttpService = {
   routes: accessControlRoutes,
   errorResponse: accessControlErrorResponse,
   noRoute: accessControlNoRoute,
+  bodyLimit: {
+    maxBytes: ACCESS_CONTROL_MAX_REQUEST_BYTES,
+    tooLarge: () => text(400, "Request decode failed: http: request body too large"),
+  },
 };

@@ -6,8 +6,14 @@ import type { HttpService } from "../http.js";
 import { RUNS } from "../../simulator/runs/errors.js";
 import { configurationVersionRoutes } from "./configuration-version-routes.js";
 import { engineVersionRoutes } from "./engine-version-routes.js";
-import { runsErrorResponse, runsNoRoute } from "./errors.js";
+import { errorDocument, runsErrorResponse, runsNoRoute } from "./errors.js";
 import { runRoutes } from "./run-routes.js";
+
+/**
+ * The longest request body the fake reads, API documents and archive uploads alike: 32 MiB (the
+ * real service's front end limits bodies but publishes no figure; docs/decisions/security.md).
+ */
+export const RUNS_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 
 /**
  * The run orchestration {@link HttpService}. Mount it with bases `api` (ends with `/api/v2`) and
@@ -19,4 +25,8 @@ export const runsHttp: HttpService = {
   routes: [...configurationVersionRoutes, ...runRoutes, ...engineVersionRoutes],
   errorResponse: runsErrorResponse,
   noRoute: runsNoRoute,
+  bodyLimit: {
+    maxBytes: RUNS_MAX_REQUEST_BYTES,
+    tooLarge: () => errorDocument(413, { title: "request entity too large" }),
+  },
 };

@@ -60,8 +60,21 @@ export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService
     errorResponse: (error, request) => secretsErrorResponse(error, request),
     noRoute: () => noHandlerResponse(""),
     catalog: (sim) => secretsCatalog(pipeline, sim),
+    bodyLimit: SECRETS_BODY_LIMIT,
   };
 }
+
+/**
+ * The real service's default `max_request_size`: 32 MiB. A longer body is answered 413 with the
+ * real wording (its JSON decoder reads through `http.MaxBytesReader`, and
+ * `AdjustErrorStatusCode` turns `http: request body too large` into 413).
+ */
+export const SECRETS_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+
+const SECRETS_BODY_LIMIT = Object.freeze({
+  maxBytes: SECRETS_MAX_REQUEST_BYTES,
+  tooLarge: () => json(413, { errors: ["failed to parse JSON input: http: request body too large"] }),
+});
 
 const METHODS_OF: Readonly<Record<Operation, readonly string[]>> = Object.freeze({
   read: ["GET"],
