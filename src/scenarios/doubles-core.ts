@@ -128,6 +128,7 @@ function deferredHandler(sim: Simulator, current: () => Handler | undefined): Ha
     },
     clearJournal: () => current()?.clearJournal(),
     owns: (url) => current()?.owns(url) ?? false,
+    maxBodyBytes: (url) => current()?.maxBodyBytes(url),
     handle: async (request) =>
       (await current()?.handle(request)) ?? {
         status: 503,
