@@ -33,11 +33,19 @@ export function encodeHeaderValue(value: string): string {
   return out;
 }
 
+/**
+ * Longest header value sent, in characters after encoding. Clients refuse long header blocks
+ * (undici: 16 KiB in all), so no value built from client input (a long path) may grow past this;
+ * a longer value is cut and ends with `...`.
+ */
+export const MAX_HEADER_VALUE_LENGTH = 4096;
+
 /** Whether `name` is an HTTP token (RFC 9110 section 5.6.2), as a header name must be. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
- * The headers with every value passed through {@link encodeHeaderValue}. A name that is not an HTTP
+ * The headers with every value passed through {@link encodeHeaderValue} and cut to
+ * {@link MAX_HEADER_VALUE_LENGTH} characters. A name that is not an HTTP
  * token (only code names headers; none takes a name from the client) is dropped rather than sent.
  * @example encodeHeaderValues({ "x-infra-doubles-nearest": "GET /v1/é" }) // { "x-infra-doubles-nearest": "GET /v1/%C3%A9" }
  */
@@ -45,7 +53,8 @@ export function encodeHeaderValues(headers: Readonly<Record<string, string>>): R
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!TOKEN.test(name)) continue;
-    out[name] = encodeHeaderValue(String(value));
+    const encoded = encodeHeaderValue(String(value));
+    out[name] = encoded.length > MAX_HEADER_VALUE_LENGTH ? `${encoded.slice(0, MAX_HEADER_VALUE_LENGTH - 3)}...` : encoded;
   }
   return out;
 }

@@ -61,11 +61,17 @@ export function matchRoute(
     mount.service.routes.map((route) => ({ route, mount, path })),
   );
   const methodMismatch = all.some(({ route, path }) => matchPath(route.path, path) !== undefined);
+  const targets = new Map<string, string>();
+  const targetOf = (path: string): string => {
+    let target = targets.get(path);
+    if (target === undefined) targets.set(path, (target = searchTarget(method, path)));
+    return target;
+  };
   const scored = all
     .flatMap(({ route, mount, path }) =>
       methodsOf(route).map((m) => ({
         label: `${m} ${new URL(mount.bases[route.base ?? "api"] ?? "http://x").pathname.replace(/\/$/, "")}${route.path}`,
-        score: distance(`${method} ${path}`, `${m} ${route.path}`),
+        score: distance(targetOf(path), `${m} ${route.path}`),
       })),
     )
     .sort((a, b) => a.score - b.score || a.label.localeCompare(b.label));
@@ -84,12 +90,49 @@ export function catalogHas(catalog: readonly string[], method: string, path: str
   });
 }
 
+/** At most this many path segments take part in the nearest-endpoints search. */
+export const NEAREST_MAX_SEGMENTS = 16;
+/** Longer segments are cut to this many characters for the search. */
+export const NEAREST_MAX_SEGMENT_LENGTH = 64;
+/** The whole `METHOD /path` the search compares is cut to this many characters. */
+export const NEAREST_MAX_TARGET_LENGTH = 256;
+
 /**
- * The (at most) `limit` labels of `catalog` closest to `METHOD path` by edit distance.
+ * What the nearest-endpoints search compares with each route: `METHOD /path` with the path cut to
+ * its first {@link NEAREST_MAX_SEGMENTS} segments, each cut to {@link NEAREST_MAX_SEGMENT_LENGTH}
+ * characters, and the whole to {@link NEAREST_MAX_TARGET_LENGTH}. The edit distance to each route
+ * then costs a bounded time, so an unmatched request costs time linear in the number of routes
+ * whatever its path length (real routes are far shorter than these bounds).
+ * @example searchTarget("GET", `/runs/${"x".repeat(100000)}`) // "GET /runs/xxxx..." (64 x)
+ */
+export function searchTarget(method: string, path: string): string {
+  const segments = leadingSegments(path, NEAREST_MAX_SEGMENTS).map((segment) => segment.slice(0, NEAREST_MAX_SEGMENT_LENGTH));
+  return `${method.slice(0, 32)} /${segments.join("/")}`.slice(0, NEAREST_MAX_TARGET_LENGTH);
+}
+
+/**
+ * The first `max` non-empty `/`-separated segments of `path`, reading no further than needed.
+ * @example leadingSegments("/a//b/c", 2) // ["a", "b"]
+ */
+function leadingSegments(path: string, max: number): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (out.length < max && start <= path.length) {
+    let end = path.indexOf("/", start);
+    if (end === -1) end = path.length;
+    if (end > start) out.push(path.slice(start, end));
+    start = end + 1;
+  }
+  return out;
+}
+
+/**
+ * The (at most) `limit` labels of `catalog` closest to `METHOD path` by edit distance (the path
+ * bounded as {@link searchTarget} says).
  * @example nearestInCatalog(["GET /runs/:id", "POST /runs"], "POST", "/runz") // ["POST /runs", ...]
  */
 export function nearestInCatalog(catalog: readonly string[], method: string, path: string, limit = 3): string[] {
-  const target = `${method} ${path}`;
+  const target = searchTarget(method, path);
   const scored = catalog.map((label) => ({ label, score: distance(target, label) }));
   scored.sort((a, b) => a.score - b.score || a.label.localeCompare(b.label));
   return [...new Set(scored.map((s) => s.label))].slice(0, limit);
@@ -195,7 +238,11 @@ function relativePath(base: string, url: URL): string | undefined {
  * @example matchPath("/runs/:run_id", "/runs/run-1") // { run_id: "run-1" }
  */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
-  return matchSegments(patternSegments(pattern), segmentsOf(path));
+  const want = patternSegments(pattern);
+  // Without a rest parameter, one segment more than the pattern's decides: no need to split a
+  // long path whole.
+  const have = want.some((segment) => segment.startsWith("*")) ? segmentsOf(path) : leadingSegments(path, want.length + 1);
+  return matchSegments(want, have);
 }
 
 function matchSegments(want: readonly string[], have: readonly string[]): Record<string, string> | undefined {

@@ -71,7 +71,10 @@ it("finalises every answer of the transport-free handler, whatever the service p
         bases: { api: "https://odd.test/api" },
         service: {
           name: "odd",
-          routes: [{ method: "GET", path: "/x", handler: () => ({ status: 200, headers: { "x-echo": "ü\n💥" }, body: "" }) }],
+          routes: [
+            { method: "GET", path: "/x", handler: () => ({ status: 200, headers: { "x-echo": "ü\n💥" }, body: "" }) },
+            { method: "GET", path: "/long", handler: () => ({ status: 200, headers: { "x-echo": "y".repeat(100_000) }, body: "" }) },
+          ],
           errorResponse: () => ({ status: 500, headers: {} }),
           noRoute: () => ({ status: 404, headers: {} }),
         },
@@ -80,4 +83,6 @@ it("finalises every answer of the transport-free handler, whatever the service p
   });
   const response = await handler.handle({ method: "GET", url: new URL("https://odd.test/api/x"), headers: {}, body: new Uint8Array() });
   expect(response.headers["x-echo"]).toBe("%C3%BC%0A%F0%9F%92%A5");
+  const long = await handler.handle({ method: "GET", url: new URL("https://odd.test/api/long"), headers: {}, body: new Uint8Array() });
+  expect(long.headers["x-echo"]).toBe(`${"y".repeat(4093)}...`);
 });

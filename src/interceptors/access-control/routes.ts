@@ -245,14 +245,21 @@ const endpoints: Route[] = [
 
 /** The methods the real router would list in `Allow` for `path`: `OPTIONS`, then the served ones. */
 function allowedMethods(path: string): string[] {
-  const known = endpoints.filter((route) => matchPath(route.path, path) !== undefined);
-  const methods = known.flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method));
+  const methods = endpointsAt(path).flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method));
   return methods.length === 0 ? [] : ["OPTIONS", ...new Set(methods)];
 }
 
+function endpointsAt(path: string): Route[] {
+  return endpoints.filter((route) => matchPath(route.path, path) !== undefined);
+}
+
+/** 405 naming the endpoints at this path as route patterns (never the client's path, which may be long). */
 function methodNotAllowed(ctx: RouteContext): SimResponse {
   const allow = allowedMethods(ctx.path);
-  return accessControlNoRoute(ctx.request, allow.slice(1).map((m) => `${m} /v1${ctx.path}`), allow.length > 0, allow);
+  const nearest = endpointsAt(ctx.path).flatMap((route) =>
+    (typeof route.method === "string" ? [route.method] : route.method).map((m) => `${m} /v1${route.path}`),
+  );
+  return accessControlNoRoute(ctx.request, nearest, allow.length > 0, allow);
 }
 
 /**

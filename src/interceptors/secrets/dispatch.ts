@@ -162,12 +162,12 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
 }
 
 /**
- * Matches a route pattern against an already percent-decoded path. The shared `matchPath` decodes
- * each segment again, so segments are re-encoded first: a name is decoded once, as the real
- * service's HTTP server does (`e%2541` is the name `e%41`, not `eA`).
+ * An already percent-decoded path, re-encoded for matching with the shared `matchPath`, which
+ * decodes each segment again: a name is decoded once, as the real service's HTTP server does
+ * (`e%2541` is the name `e%41`, not `eA`).
  */
-function matchDecodedPath(pattern: string, decodedPath: string): Record<string, string> | undefined {
-  return matchPath(pattern, decodedPath.split("/").map(encodeURIComponent).join("/"));
+function reencodePath(decodedPath: string): string {
+  return decodedPath.split("/").map(encodeURIComponent).join("/");
 }
 
 function matchCoreRoute(
@@ -176,8 +176,9 @@ function matchCoreRoute(
   operation: Operation,
 ): { route: CoreRoute; params: Record<string, string> } | undefined {
   let pathMatched = false;
+  const encoded = reencodePath(`/${path}`); // once, not once per route: paths may be long
   for (const route of routes) {
-    const params = matchDecodedPath(route.path, `/${path}`);
+    const params = matchPath(route.path, encoded);
     if (params === undefined) continue;
     pathMatched = true;
     if (route.operations.includes(operation)) return { route, params };
@@ -192,8 +193,9 @@ function matchEngineRoute<M>(
   operation: Operation,
 ): { route: EngineRoute<M>; params: Record<string, string> } {
   let pathMatched = false;
+  const encoded = reencodePath(rest);
   for (const route of routes) {
-    const params = matchDecodedPath(route.path, rest);
+    const params = matchPath(route.path, encoded);
     if (params === undefined) continue;
     pathMatched = true;
     if (route.operations.includes(operation)) return { route, params };
