@@ -19,7 +19,7 @@ import {
   type SelectorAst,
 } from "../../src/simulator/access-control/selector/index.js";
 import { compileBindName } from "../../src/simulator/access-control/selector/index.js";
-import { compileRe2, Re2SyntaxError } from "../../src/simulator/access-control/selector/re2.js";
+import { compileRe2, Re2SyntaxError } from "../../src/simulator/access-control/selector/re2-adapter.js";
 import { DomainError } from "../../src/simulator/kernel/errors.js";
 
 const wellFormed = (s: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);

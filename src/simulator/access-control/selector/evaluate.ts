@@ -8,7 +8,7 @@
  * which at login means no match.
  */
 import type { Identity, MatchExpression, SelectorAst } from "./ast.js";
-import { Re2SyntaxError } from "./re2.js";
+import { Re2SyntaxError } from "./re2-adapter.js";
 import { cachedRegex } from "./regex-cache.js";
 import { EVALUATOR_OPERATOR, type EvaluatorOperator } from "./type-check.js";
 

@@ -1,5 +1,5 @@
 /** Compiled `matches` patterns, shared by type checking and evaluation (bounded; pure). */
-import { compileRe2, Re2SyntaxError, type Re2 } from "./re2.js";
+import { compileRe2, Re2SyntaxError, type Re2 } from "./re2-adapter.js";
 
 const MAX_ENTRIES = 512;
 const cache = new Map<string, Re2 | Re2SyntaxError>();

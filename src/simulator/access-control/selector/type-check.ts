@@ -9,7 +9,7 @@
  */
 import type { IdentitySchema, MatchExpression, MatchOperator, SelectorAst } from "./ast.js";
 import { goQuote } from "./go-string.js";
-import { Re2SyntaxError } from "./re2.js";
+import { Re2SyntaxError } from "./re2-adapter.js";
 import { cachedRegex } from "./regex-cache.js";
 import { selectorError } from "./selector-error.js";
 
