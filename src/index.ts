@@ -6,6 +6,7 @@ export * from "./simulator/index.js";
 export { createHandler, type Handler, type HandlerOptions, type JournalEntry } from "./interceptors/handler.js";
 export type { HttpService, Route, RouteContext, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
 export { INTERCEPTED_METHODS, interceptWithNock, type NockInterception } from "./interceptors/nock-adapter.js";
+export { interceptWithInterceptors, type Interception } from "./interceptors/transports/interceptors.js";
 export { METHOD_OVERRIDE_HEADER, startServer, type RunningServer, type ServerOptions } from "./interceptors/server.js";
 export {
   DoublesCore,
@@ -13,6 +14,7 @@ export {
   type BaseUrlOption,
   type ClockOption,
   type DoublesCoreOptions,
+  type InterceptOptions,
   type ListenOptions,
 } from "./scenarios/doubles-core.js";
 export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type PluginControlRoutes } from "./interceptors/control.js";

@@ -16,11 +16,12 @@
  */
 import { createRequire } from "node:module";
 import type nock from "nock";
-import { UsageError } from "../simulator/kernel/errors.js";
 import { holdClientMethodSupport } from "./client-methods.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 import { holdOwnedOrigins } from "./owned-origins.js";
+import { claimOrigins } from "./transports/claims.js";
+import { disposeIdleEngines, engineAttachments, onEngineIdle } from "./transports/engine.js";
 
 /**
  * nock is loaded on the first interception, not on import: loading nock activates its request
@@ -72,7 +73,16 @@ function acquireNock(): typeof nock {
  */
 function releaseNock(instance: typeof nock): void {
   liveInterceptions = Math.max(0, liveInterceptions - 1);
-  if (liveInterceptions > 0 || !activatedHere) return;
+  restoreNockIfIdle(instance);
+}
+
+/**
+ * Restores nock if this library activated it and nothing uses it any more: no interception of
+ * ours, no mock of the user's, and no `interceptors` transport listening on the engine nock runs
+ * (it may be attached to nock's own @mswjs/interceptors instances, which `restore()` disposes).
+ */
+function restoreNockIfIdle(instance: typeof nock): void {
+  if (liveInterceptions > 0 || !activatedHere || engineAttachments() > 0) return;
   if (!instance.isActive()) {
     activatedHere = false;
     return;
@@ -80,15 +90,13 @@ function releaseNock(instance: typeof nock): void {
   if (instance.activeMocks().length > 0 || instance.pendingMocks().length > 0) return;
   instance.restore();
   activatedHere = false;
+  // An engine instance applied by the `interceptors` transport, kept for nock's listeners, can go.
+  disposeIdleEngines();
 }
 
-/**
- * Origins intercepted right now, process-wide, each with a test of whether its interception still
- * has live interceptors (`nock.cleanAll()` removes them without `stop()`). nock answers from the
- * first interceptor that matches, so a second live interception of the same origin would be
- * silently shadowed: refused.
- */
-const activeOrigins = new Map<string, { owner: symbol; live: () => boolean }>();
+onEngineIdle(() => {
+  if (activatedHere && nockLoaded()) restoreNockIfIdle(loadNock());
+});
 
 /**
  * Methods intercepted on every origin with nock's own API (`LIST` included). Any other method
@@ -129,28 +137,21 @@ interface CapturedRequest {
  * @param handler - the transport-free handler (see `createHandler`).
  * @returns the interception; `using` it, or calling `stop()`, removes it.
  * @throws {UsageError} when one of the origins is already intercepted by an interception that was
- *   not stopped (nock would answer from the first one and silently ignore this one).
+ *   not stopped, on any transport (the first one to match would answer and silently shadow this one).
  * @example
  * using interception = interceptWithNock(doubles.handler);
  * await fetch("https://app.run-orchestration.test/api/v2/runs/run-123");
  */
 export function interceptWithNock(handler: Handler): NockInterception {
-  const taken = handler.origins.filter((origin) => activeOrigins.get(origin)?.live() === true);
-  if (taken.length > 0) {
-    throw new UsageError(
-      `${taken.join(", ")} ${taken.length === 1 ? "is" : "are"} already intercepted by another interception that was not stopped; ` +
-        "stop it first (`using _nock = doubles.intercept()`, `interception.stop()` or `await doubles.close()` after each test)",
-    );
-  }
+  const scopes: nock.Scope[] = [];
+  let stopped = false;
+  // nock.cleanAll() removes the interceptors without stop(): the origins are then free again.
+  const live = (): boolean => !stopped && scopes.some((scope) => scope.activeMocks().length > 0);
+  const releaseClaim = claimOrigins(handler.origins, live);
   const nock = acquireNock();
   const releaseMethods = holdClientMethodSupport();
-  const owner = Symbol("interception");
   const captured = new WeakMap<object, CapturedRequest>();
-  const scopes: nock.Scope[] = [];
   const interceptors: nock.Interceptor[] = [];
-  let stopped = false;
-  const live = (): boolean => !stopped && scopes.some((scope) => scope.activeMocks().length > 0);
-  for (const origin of handler.origins) activeOrigins.set(origin, { owner, live });
   const onRequest = (req: { headers?: Record<string, unknown>; requestBodyBuffers?: unknown }, _interceptor: unknown, body: string): void => {
     const headers = req.headers ?? {};
     const contentType = String(headers["content-type"] ?? "");
@@ -228,7 +229,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
     for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
     releaseOrigins();
     releaseNock(nock);
-    for (const origin of handler.origins) if (activeOrigins.get(origin)?.owner === owner) activeOrigins.delete(origin);
+    releaseClaim();
     releaseMethods();
   };
   return {

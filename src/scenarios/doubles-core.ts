@@ -8,6 +8,7 @@ import { bindsBeyondLoopback, controlHosts, controlMounts, guardControl, type Pl
 import { createHandler, type Handler, type JournalEntry } from "../interceptors/handler.js";
 import type { HttpService, ServiceMount } from "../interceptors/http.js";
 import { interceptWithNock, type NockInterception } from "../interceptors/nock-adapter.js";
+import { interceptWithInterceptors, type Interception } from "../interceptors/transports/interceptors.js";
 import { startServer, type RunningServer, type ServerOptions } from "../interceptors/server.js";
 import {
   AdvanceableClock,
@@ -51,6 +52,15 @@ export interface DoublesCoreOptions {
    * API. Their bases' paths are kept and moved to the server's origin.
    */
   readonly serverOnly?: (doubles: DoublesCore) => ServiceMount[];
+}
+
+/** Options of {@link DoublesCore.intercept}. */
+export interface InterceptOptions {
+  /**
+   * `"nock"` (default): through nock, beside the test's own nock mocks. `"interceptors"`:
+   * @mswjs/interceptors directly (the engine nock is built on): faster, no timers on the way.
+   */
+  readonly transport?: "nock" | "interceptors";
 }
 
 /** Options of {@link DoublesCore.listen}. */
@@ -179,7 +189,7 @@ export class DoublesCore {
   private readonly plugins: readonly ServicePlugin<unknown>[];
   private readonly options: DoublesCoreOptions;
   private nockHandler: Handler | undefined;
-  private readonly interceptions = new Set<NockInterception>();
+  private readonly interceptions = new Set<Interception>();
   private readonly servers = new Set<RunningServer>();
   private readonly controls = new Map<string, unknown>();
   /** The one journal every handler of these doubles (nock's, each server's) appends to. */
@@ -306,13 +316,25 @@ export class DoublesCore {
   }
 
   /**
-   * Starts intercepting the services' base URLs with nock, until `stop()` (or disposal, or
+   * Starts intercepting the services' base URLs in this process, until `stop()` (or disposal, or
    * {@link DoublesCore.close}).
+   * @param options.transport - `"nock"` (default) or `"interceptors"`: @mswjs/interceptors directly,
+   *   several times faster, without nock's timers (works under full `vi.useFakeTimers()`).
+   * @returns the interception.
+   * @throws {UsageError} when another live interception (any transport) holds one of the origins,
+   *   or for an unknown transport.
    * @example
    * using interception = doubles.intercept();
+   * using fast = other.intercept({ transport: "interceptors" });
    */
-  intercept(): NockInterception {
-    const interception = interceptWithNock(this.handler);
+  intercept(options?: { readonly transport?: "nock" }): NockInterception;
+  intercept(options: InterceptOptions): Interception;
+  intercept(options: InterceptOptions = {}): Interception {
+    const transport = options.transport ?? "nock";
+    if (transport !== "nock" && transport !== "interceptors") {
+      throw new UsageError(`unknown transport ${JSON.stringify(transport)} (transports: "nock", "interceptors")`);
+    }
+    const interception = transport === "nock" ? interceptWithNock(this.handler) : interceptWithInterceptors(this.handler);
     this.interceptions.add(interception);
     return interception;
   }

@@ -21,12 +21,12 @@ interface Transcript {
 }
 
 /** Runs the scenario through one transport; base URLs in requests and answers are replaced by their names. */
-async function transcript(transport: "nock" | "server", seed: number): Promise<Transcript> {
+async function transcript(transport: "nock" | "interceptors" | "server", seed: number): Promise<Transcript> {
   const doubles = createDoubles({ seed });
   let bases: Bases;
   let stop: () => Promise<void>;
-  if (transport === "nock") {
-    const interception = doubles.intercept();
+  if (transport !== "server") {
+    const interception = doubles.intercept({ transport });
     bases = doubles.baseUrls();
     stop = async () => interception.stop();
   } else {
@@ -133,9 +133,11 @@ describe("determinism across transports", () => {
     const serverA = await transcript("server", 7);
     const serverB = await transcript("server", 7);
     const otherSeed = await transcript("nock", 8);
+    const interceptors = await transcript("interceptors", 7);
     expect(nockA.lines).toHaveLength(19);
     expect(nockA.lines.filter((line) => / -> 5\d\d /.test(line))).toEqual([]);
     expect(nockB.lines).toEqual(nockA.lines);
+    expect(interceptors.lines).toEqual(nockA.lines);
     expect(serverB.lines).toEqual(serverA.lines);
     expect(serverA.withoutLengths).toEqual(nockA.withoutLengths);
     expect(otherSeed.lines).not.toEqual(nockA.lines);

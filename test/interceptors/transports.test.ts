@@ -18,6 +18,13 @@ const transports = [
     },
   },
   {
+    name: "interceptors",
+    async start(doubles: DoublesCore) {
+      const interception = doubles.intercept({ transport: "interceptors" });
+      return { base: doubles.baseUrls().demo?.api ?? "", stop: async () => interception.stop() };
+    },
+  },
+  {
     name: "server",
     async start(doubles: DoublesCore) {
       const server = await doubles.listen();

@@ -1,6 +1,7 @@
 /**
- * The contract-suite harness: runs the same HTTP tests through every transport (nock and the real
- * node:http server), like hono's common.case.test.ts runs one suite against every router.
+ * The contract-suite harness: runs the same HTTP tests through every transport (nock, the fast
+ * `interceptors` transport, and the real node:http server), like hono's common.case.test.ts runs
+ * one suite against every router.
  *
  * @example
  * describeEachTransport("runs: configuration versions", (t) => {
@@ -15,7 +16,7 @@ import { DoublesCore, type DoublesCoreOptions } from "../../src/scenarios/double
 import type { ServicePlugin } from "../../src/scenarios/plugin.js";
 
 /** Which transport a suite runs through. */
-export type TransportName = "nock" | "server";
+export type TransportName = "nock" | "interceptors" | "server";
 
 /** A started transport. */
 export interface StartedTransport<D extends DoublesCore = DoublesCore> {
@@ -33,17 +34,20 @@ export interface TransportHarness {
   startWith<D extends DoublesCore>(doubles: D): Promise<StartedTransport<D>>;
 }
 
-/** Runs `suite` once per transport, inside `describe("<title> (via nock|server)")`. */
+/** Every transport, in the order suites run through them. */
+export const TRANSPORTS: readonly TransportName[] = ["nock", "interceptors", "server"];
+
+/** Runs `suite` once per transport, inside `describe("<title> (via nock|interceptors|server)")`. */
 export function describeEachTransport(title: string, suite: (harness: TransportHarness) => void): void {
-  for (const name of ["nock", "server"] as const) {
+  for (const name of TRANSPORTS) {
     describe(`${title} (via ${name})`, () => {
       const stops: (() => Promise<void>)[] = [];
       afterEach(async () => {
         for (const stop of stops.splice(0)) await stop();
       });
       const startWith = async <D extends DoublesCore>(doubles: D): Promise<StartedTransport<D>> => {
-        if (name === "nock") {
-          const interception = doubles.intercept();
+        if (name === "nock" || name === "interceptors") {
+          const interception = doubles.intercept({ transport: name });
           stops.push(async () => interception.stop());
           const urls = doubles.baseUrls();
           return {

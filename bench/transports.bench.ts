@@ -1,0 +1,45 @@
+/**
+ * The fast in-process transport (`doubles.intercept({ transport: "interceptors" })`, issue 9 item 3):
+ * one GET of a stored run through `fetch`, against raw @mswjs/interceptors and msw 2 `setupServer`
+ * answering the same bytes with a static reply, each measured in the same process (see
+ * bench/README.md). The nock transport's row is in transport.bench.ts.
+ */
+import { fetchText, mswStatic, rawInterceptors } from "./anchors.js";
+import { runGet } from "./fixtures.js";
+import { row, type Measure } from "./table.js";
+
+/** The interceptors transport on the bench's stored run, started before each batch. */
+async function interceptorsTransport(): Promise<{ figure: Measure; rest: Awaited<ReturnType<typeof runGet>> }> {
+  const fixture = await runGet();
+  const { doubles, url, headers } = fixture;
+  let interception: { stop(): void } | undefined;
+  return {
+    rest: fixture,
+    figure: {
+      label: 'intercept({ transport: "interceptors" })',
+      before: () => (interception = doubles.intercept({ transport: "interceptors" })),
+      run: () => fetchText(url, headers),
+      after: () => interception?.stop(),
+    },
+  };
+}
+
+row({
+  name: "GET run through fetch, interceptors transport vs raw @mswjs/interceptors",
+  target: "<= 1.3x",
+  clock: "cpu",
+  setup: async () => {
+    const { figure, rest } = await interceptorsTransport();
+    return { figure, anchor: await rawInterceptors(rest.url, rest.reply, rest.headers) };
+  },
+});
+
+row({
+  name: "GET run through fetch, interceptors transport vs msw static handler",
+  target: "<= 0.6x",
+  clock: "cpu",
+  setup: async () => {
+    const { figure, rest } = await interceptorsTransport();
+    return { figure, anchor: await mswStatic(rest.url, rest.reply, rest.headers) };
+  },
+});

@@ -1,0 +1,186 @@
+/**
+ * The @mswjs/interceptors engine under the `interceptors` transport: its ClientRequest (node:http,
+ * node:https, and the clients built on them) and fetch interceptors, shared with whoever else runs
+ * them in the process (nock 14, msw 2).
+ *
+ * @mswjs/interceptors keeps one running instance per kind, process-wide (a global symbol); a
+ * second instance's `apply()` reuses the running one, and a reusing instance's `dispose()` removes
+ * the running one's global symbol while its patches stay. So this module never disposes anyone
+ * else's instance and never relies on `apply()` of a second instance:
+ * - when an instance of a kind is running (nock's, msw's), listeners are attached to it, in front
+ *   of its own listeners (so `nock.disableNetConnect()` or msw's `onUnhandledRequest: "error"` never
+ *   see requests to owned origins), and detached on stop;
+ * - otherwise an instance is applied here, and disposed after the last listener of this module is
+ *   detached, unless another library attached its own listeners to it meanwhile (nock loaded after
+ *   the transport started): it then stays applied for that library, and is disposed once it has no
+ *   listener left ({@link disposeIdleEngines}, run whenever a transport of this package stops).
+ *
+ * The engine is loaded on first use (importing the package does not load it).
+ */
+import { createRequire } from "node:module";
+
+/** A request event, as @mswjs/interceptors emits it. */
+export interface EngineRequestEvent {
+  readonly request: Request;
+  readonly requestId: string;
+  readonly controller: EngineController;
+}
+
+/** The part of @mswjs/interceptors' RequestController this package uses. */
+export interface EngineController {
+  readyState: number;
+  respondWith(response: Response): void;
+  errorWith(reason?: unknown): void;
+}
+
+/** Answers (or leaves alone) one intercepted request. */
+export type EngineListener = (event: EngineRequestEvent) => Promise<void> | void;
+
+interface EmitterLike {
+  prependListener(event: string, listener: EngineListener): unknown;
+  removeListener(event: string, listener: EngineListener): unknown;
+  listenerCount(event: string): number;
+  eventNames(): (string | symbol)[];
+}
+
+interface InstanceLike {
+  readyState: string;
+  emitter: EmitterLike;
+  apply(): void;
+  dispose(): void;
+}
+
+interface Kind {
+  readonly name: string;
+  readonly symbol: symbol;
+  create(): InstanceLike;
+}
+
+const APPLIED = "APPLIED";
+const requireHere = createRequire(import.meta.url);
+
+let kinds: readonly Kind[] | undefined;
+
+/** The two kinds, loaded on first use. */
+function engineKinds(): readonly Kind[] {
+  kinds ??= [
+    kindOf("client-request", requireHere("@mswjs/interceptors/ClientRequest") as { ClientRequestInterceptor: new () => InstanceLike }, "ClientRequestInterceptor"),
+    kindOf("fetch", requireHere("@mswjs/interceptors/fetch") as { FetchInterceptor: new () => InstanceLike }, "FetchInterceptor"),
+  ];
+  return kinds;
+}
+
+function kindOf<K extends string>(name: string, module: Record<K, new () => InstanceLike>, exported: K): Kind {
+  const Interceptor = module[exported] as (new () => InstanceLike) & { symbol: symbol };
+  return { name, symbol: Interceptor.symbol, create: () => new Interceptor() };
+}
+
+/** Instances applied by this module, per kind (by global symbol). */
+const applied = new Map<symbol, InstanceLike>();
+/** Listeners attached by this module, per instance. */
+const attached = new Map<InstanceLike, number>();
+let attachments = 0;
+const idleCallbacks = new Set<() => void>();
+
+/**
+ * Puts `listener` in front of every request node:http, node:https and fetch make, until the
+ * returned function is called (calling it twice is harmless).
+ * @example
+ * const detach = attachEngineListener(async ({ request, controller }) => controller.respondWith(new Response("hi")));
+ * detach();
+ */
+export function attachEngineListener(listener: EngineListener): () => void {
+  const instances = engineKinds().map((kind) => {
+    const instance = runningInstance(kind);
+    instance.emitter.prependListener("request", listener);
+    attached.set(instance, (attached.get(instance) ?? 0) + 1);
+    return instance;
+  });
+  attachments++;
+  let detached = false;
+  return () => {
+    if (detached) return;
+    detached = true;
+    attachments--;
+    for (const instance of instances) {
+      instance.emitter.removeListener("request", listener);
+      const left = (attached.get(instance) ?? 1) - 1;
+      if (left > 0) attached.set(instance, left);
+      else attached.delete(instance);
+    }
+    disposeIdleEngines();
+    if (attachments === 0) for (const callback of idleCallbacks) callback();
+  };
+}
+
+/** How many listeners of this package are attached right now. */
+export function engineAttachments(): number {
+  return attachments;
+}
+
+/**
+ * Runs `callback` each time the last listener of this package is detached (the nock transport
+ * restores nock then, if it had kept it active for this engine).
+ * @returns a function that unregisters the callback.
+ */
+export function onEngineIdle(callback: () => void): () => void {
+  idleCallbacks.add(callback);
+  return () => idleCallbacks.delete(callback);
+}
+
+/**
+ * Disposes every instance this module applied that has no listener left, its own or another
+ * library's. Called after each detach, and by the nock transport after it restored nock.
+ */
+export function disposeIdleEngines(): void {
+  for (const [symbol, instance] of applied) {
+    if (attached.has(instance)) continue;
+    if (instance.readyState !== APPLIED) {
+      applied.delete(symbol);
+      continue;
+    }
+    const listening = instance.emitter.eventNames().some((event) => instance.emitter.listenerCount(String(event)) > 0);
+    if (listening) continue;
+    // Our own instance: its dispose() restores what its setup() patched, and clears the global
+    // symbol only if it still names this instance (a reusing instance may have cleared it).
+    const global = globalThis as Record<symbol, unknown>;
+    if (global[symbol] === undefined) global[symbol] = instance;
+    if (global[symbol] === instance) instance.dispose();
+    applied.delete(symbol);
+  }
+}
+
+/** Whether this module has an instance of its own applied right now (for tests). */
+export function engineInstancesApplied(): number {
+  return [...applied.values()].filter((instance) => instance.readyState === APPLIED).length;
+}
+
+/**
+ * The running instance of `kind`: someone's (nock's, msw's), or one this module applied before,
+ * or a new one applied now.
+ */
+function runningInstance(kind: Kind): InstanceLike {
+  const global = globalThis as Record<symbol, unknown>;
+  const running = global[kind.symbol];
+  if (isApplied(running)) return running;
+  const mine = applied.get(kind.symbol);
+  if (mine !== undefined && mine.readyState === APPLIED) {
+    // Our instance still patches node:http / fetch, but a reusing instance's dispose() removed its
+    // global symbol: name it again, so that nothing applies a second layer over it.
+    global[kind.symbol] = mine;
+    return mine;
+  }
+  const instance = kind.create();
+  instance.apply();
+  if (instance.readyState !== APPLIED || global[kind.symbol] !== instance) {
+    throw new Error(`infra-doubles: could not apply @mswjs/interceptors' ${kind.name} interceptor (state ${instance.readyState})`);
+  }
+  applied.set(kind.symbol, instance);
+  return instance;
+}
+
+function isApplied(value: unknown): value is InstanceLike {
+  if (typeof value !== "object" || value === null) return false;
+  const candidate = value as Partial<InstanceLike>;
+  return candidate.readyState === APPLIED && typeof candidate.emitter?.prependListener === "function";
+}

@@ -1,0 +1,217 @@
+/**
+ * The fast in-process transport: the handler's origins answered straight from @mswjs/interceptors
+ * (the engine nock is built on), for fetch, node:http and node:https and every client built on
+ * them, without nock's timers and copies.
+ *
+ * Requests to an owned origin are answered by the handler with the bytes the client sent, any
+ * method included; a request to any other host is left alone (the next listener, nock or msw if
+ * loaded, or the real network). Nothing in the way of a request uses a timer, so a test on
+ * `vi.useFakeTimers()` drives a polling client with one `advanceTimersByTimeAsync`.
+ *
+ * Implements DESIGN.md "Transports"; see docs/decisions/transports.md.
+ */
+import type { Readable } from "node:stream";
+import { holdClientMethodSupport } from "../client-methods.js";
+import type { Handler } from "../handler.js";
+import { withContentLength, type SimRequest, type SimResponse } from "../http.js";
+import { canonicalOrigin, holdOwnedOrigins } from "../owned-origins.js";
+import { claimOrigins } from "./claims.js";
+import { attachEngineListener, type EngineController, type EngineRequestEvent } from "./engine.js";
+
+/** A live interception. Dispose it (or call `stop()`) to end it. */
+export interface Interception extends Disposable {
+  /** The intercepted origins. */
+  readonly origins: readonly string[];
+  /** Ends the interception. Safe to call twice. */
+  stop(): void;
+  /** Whether {@link Interception.stop} has run. */
+  readonly stopped: boolean;
+}
+
+/** Go's net/http answer to plain HTTP sent to its TLS port (the real services run on it). */
+const PLAIN_TO_TLS_BODY = "Client sent an HTTP request to an HTTPS server.\n";
+
+/** The controller's state before any answer (`RequestController.PENDING`). */
+const PENDING = 0;
+
+/** Status codes whose answers have no body (a `Response` refuses one). */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+/** Where a request goes, as far as this interception is concerned. */
+type Destination =
+  | { readonly kind: "owned"; readonly origin: string }
+  | { readonly kind: "plain-to-tls" }
+  | { readonly kind: "tls-to-plain"; readonly origin: string }
+  | undefined;
+
+/**
+ * Routes requests to the handler's origins through @mswjs/interceptors.
+ *
+ * @param handler - the transport-free handler (see `createHandler`).
+ * @returns the interception; `using` it, or calling `stop()`, ends it.
+ * @throws {UsageError} when one of the origins is already intercepted by an interception that was
+ *   not stopped, on any transport.
+ * @example
+ * using interception = interceptWithInterceptors(doubles.handler);
+ * await fetch("https://app.run-orchestration.test/api/v2/runs/run-123");
+ */
+export function interceptWithInterceptors(handler: Handler): Interception {
+  let stopped = false;
+  const releaseClaim = claimOrigins(handler.origins, () => !stopped);
+  const releaseMethods = holdClientMethodSupport();
+  const releaseOrigins = holdOwnedOrigins([...handler.origins, ...handler.origins.flatMap(otherScheme)]);
+  const destinations = destinationTable(handler.origins);
+  const detach = attachEngineListener(async (event) => {
+    if (!(await answer(handler, destinations, event))) return;
+    // Answered. @mswjs/interceptors still calls the listeners after this one (nock's, msw's) once
+    // this promise settles, and they would act on a request that is answered already (nock's
+    // `disableNetConnect()` error, msw's unhandled-request warning). It never settles: a promise of
+    // its own that nothing else holds, so it is collected with the request (a shared one would
+    // keep every request's continuation).
+    await new Promise<never>(() => undefined);
+  });
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    detach();
+    releaseOrigins();
+    releaseMethods();
+    releaseClaim();
+  };
+  return {
+    origins: handler.origins,
+    stop,
+    get stopped() {
+      return stopped;
+    },
+    [Symbol.dispose]: stop,
+  };
+}
+
+/**
+ * Every origin a request may name for this handler (canonical form: trailing dot dropped, default
+ * port dropped, lower case), with what to do with it.
+ */
+function destinationTable(origins: readonly string[]): Map<string, Destination> {
+  const table = new Map<string, Destination>();
+  for (const origin of origins) {
+    const canonical = canonicalOrigin(origin);
+    if (canonical !== undefined) table.set(canonical, { kind: "owned", origin });
+    table.set(origin, { kind: "owned", origin }); // the form clients send: found without canonicalising
+  }
+  for (const origin of origins) {
+    const tls = origin.startsWith("https:");
+    for (const alias of otherScheme(origin)) {
+      const canonical = canonicalOrigin(alias);
+      if (canonical === undefined || table.has(canonical)) continue;
+      table.set(canonical, tls ? { kind: "plain-to-tls" } : { kind: "tls-to-plain", origin: alias });
+    }
+  }
+  return table;
+}
+
+/** The other scheme on the same host and port (`http://h:443` for `https://h`). */
+function otherScheme(origin: string): string[] {
+  const url = new URL(origin);
+  const tls = url.protocol === "https:";
+  const port = url.port === "" ? (tls ? "443" : "80") : url.port;
+  return [`${tls ? "http:" : "https:"}//${url.host.replace(/:\d+$/, "")}:${port}`];
+}
+
+/**
+ * Answers one intercepted request when it goes to an owned origin.
+ * @returns whether the request was this interception's (answered, or failed as the real server would).
+ */
+async function answer(handler: Handler, destinations: Map<string, Destination>, event: EngineRequestEvent): Promise<boolean> {
+  const { request, controller } = event;
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return false;
+  }
+  const origin = url.origin;
+  const destination = destinations.get(origin) ?? destinations.get(canonicalOrigin(origin) ?? "");
+  if (destination === undefined) return false; // not ours: the next listener, or the network
+  if (destination.kind === "plain-to-tls") {
+    respond(controller, new Response(PLAIN_TO_TLS_BODY, { status: 400, headers: { "content-length": String(PLAIN_TO_TLS_BODY.length), connection: "close" } }));
+    return true;
+  }
+  if (destination.kind === "tls-to-plain") {
+    fail(controller, Object.assign(new Error(`infra-doubles: ${destination.origin} speaks plain HTTP; a TLS client gets no answer (EPROTO)`), { code: "EPROTO" }));
+    return true;
+  }
+  let body: Uint8Array;
+  try {
+    body = await requestBody(request);
+  } catch (error) {
+    fail(controller, error);
+    return true;
+  }
+  const headers: Record<string, string> = Object.fromEntries(request.headers as unknown as Iterable<[string, string]>);
+  const simRequest: SimRequest = {
+    method: request.method,
+    // A path such as `//v1/x` stays a path on this origin.
+    url: origin === destination.origin ? url : new URL(`${destination.origin}${url.pathname}${url.search}`),
+    headers,
+    body,
+    signal: request.signal,
+  };
+  const response = await handler.handle(simRequest);
+  try {
+    respond(controller, toResponse(response, request.method === "HEAD"));
+  } catch (error) {
+    fail(controller, error);
+  }
+  return true;
+}
+
+/**
+ * The exact request bytes. fetch gives none for GET and HEAD; a node:http client may still send
+ * them, and the interceptor keeps them on the request's raw body stream.
+ */
+async function requestBody(request: Request): Promise<Uint8Array> {
+  if (request.body !== null) return new Uint8Array(await request.arrayBuffer());
+  const length = request.headers.get("content-length");
+  const chunked = request.headers.get("transfer-encoding") !== null;
+  if (!chunked && (length === null || length === "0")) return new Uint8Array();
+  const stream = rawBodyStream(request);
+  if (stream === undefined) return new Uint8Array();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * The node:http body stream @mswjs/interceptors keeps on a request, found by its symbol's
+ * description so that any copy of the library works.
+ */
+function rawBodyStream(request: Request): Readable | undefined {
+  const symbol = Object.getOwnPropertySymbols(request).find((s) => s.description === "kRawRequestBodyStream");
+  const stream = symbol === undefined ? undefined : (Reflect.get(request, symbol) as unknown);
+  return typeof stream === "object" && stream !== null && Symbol.asyncIterator in stream ? (stream as Readable) : undefined;
+}
+
+/**
+ * The handler's answer as a fetch `Response`, with a `Content-Length`; for `HEAD`, no body. Built
+ * with the platform's own `Response`: the interceptor's ClientRequest part wraps the global one to
+ * record header-name case, which lower-case names from the fake do not need.
+ */
+function toResponse(response: SimResponse, head: boolean): Response {
+  const bytes = response.body === undefined ? undefined : typeof response.body === "string" ? Buffer.from(response.body, "utf8") : response.body;
+  const headers = withContentLength(response, bytes);
+  const noBody = head || bytes === undefined || NULL_BODY_STATUSES.has(response.status);
+  return new NativeResponse(noBody ? null : (bytes as Uint8Array<ArrayBuffer>), { status: response.status, headers });
+}
+
+/** The platform's `Response`, even when an interceptor put a wrapper in `globalThis.Response`. */
+const NativeResponse: typeof Response = (globalThis.Response.prototype.constructor as typeof Response | undefined) ?? globalThis.Response;
+
+function respond(controller: EngineController, response: Response): void {
+  // The client may have aborted while the handler worked: the request is then answered already.
+  if (controller.readyState === PENDING) controller.respondWith(response);
+}
+
+function fail(controller: EngineController, error: unknown): void {
+  if (controller.readyState === PENDING) controller.errorWith(error instanceof Error ? error : new Error(String(error)));
+}
