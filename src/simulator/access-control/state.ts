@@ -1,7 +1,7 @@
 /**
  * The access-control service's state: tokens, binding rules, and the fixtures a scenario builds
  * (policies, roles, auth methods with the identities they would validate, namespaces, datacenters).
- * Plain data only (the kernel copies it with `structuredClone` for transactions and snapshots).
+ * Plain data only (the kernel journals writes for transactions and copies it for snapshots).
  *
  * Spec: access-control.md "Resources and their fields"; FIDELITY.md "Access control" (built-ins).
  */

@@ -4,13 +4,14 @@
  *
  * Every change goes through {@link Simulator.update}, which first catches up with the clock (firing
  * due moves, each at its own due time) and is transactional: if the operation throws, the service's
- * state, the schedule and the id source are exactly as before.
+ * state, the schedule and the id source are exactly as before. A transaction costs what the
+ * operation touches: its writes are journaled and undone on failure, nothing is copied.
  */
 import { ManualClock, type Clock } from "./clock.js";
-import { clonePlain } from "./clone.js";
 import { parseDuration, type Duration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import { IdSource, type IdState } from "./ids.js";
+import { Journal } from "./journal.js";
 import { Schedule, type MovePayload, type ScheduledMove, type SchedulerState } from "./scheduler.js";
 
 /** What a read-only operation sees. */
@@ -43,7 +44,9 @@ export type MoveHandler<S> = (ctx: OperationContext<S>, payload: MovePayload) =>
 
 /**
  * A simulated service: its initial state and the handlers of its timed moves. State must be plain
- * data (it is copied with `structuredClone` for transactions and snapshots).
+ * data: objects, arrays and scalars, changed in place by operations (a transaction records each
+ * write in a journal to undo it; see `journal.ts`), with byte arrays replaced rather than edited.
+ * Snapshots copy it with `structuredClone`.
  */
 export interface ServiceDefinition<S> {
   readonly name: string;
@@ -109,6 +112,7 @@ export class Simulator {
   private catchingUp = false;
   private readonly waiters = new Set<Waiter>();
   private readonly moveContexts = new Map<string, unknown>();
+  private readonly journal = new Journal();
   private readonly changeListeners = new Set<() => void>();
   private readonly initial: SimulatorSnapshot;
 
@@ -306,17 +310,18 @@ export class Simulator {
   private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {
     if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
     const undo: Undo = { added: [], cancelled: [], addedBlobs: [], droppedBlobs: new Map() };
-    const savedState = clonePlain(this.states.get(service));
+    const mark = this.journal.begin();
     const savedIds = this.ids.save();
     const savedBlobSeq = this.blobSeq;
     const savedNextMove = this.schedule.nextId;
     const ctx = this.operationContext<S>(service, undo);
+    // The operation sees the state through the journal's membrane: writes are recorded, not copied.
+    (ctx as { state: unknown }).state = this.journal.wrap(this.states.get(service));
+    let result: R;
     try {
-      const result = operation(ctx);
-      this.changed();
-      return result;
+      result = this.journal.unwrap(operation(ctx));
     } catch (error) {
-      this.states.set(service, savedState);
+      this.journal.rollback(mark);
       this.ids.load(savedIds);
       this.blobSeq = savedBlobSeq;
       for (const id of undo.added) this.schedule.cancel(id);
@@ -327,6 +332,9 @@ export class Simulator {
       for (const [key, bytes] of undo.droppedBlobs) this.blobs.set(key, bytes);
       throw error;
     }
+    this.journal.commit();
+    this.changed();
+    return result;
   }
 
   private readContext<S>(service: string): ReadContext<S> {
@@ -363,7 +371,7 @@ export class Simulator {
       state: read.state as S,
       ids: this.ids,
       schedule: (at, kind, payload = null) => {
-        const id = this.schedule.add({ due: Math.max(at, this.lastNow), service, kind, payload });
+        const id = this.schedule.add({ due: Math.max(at, this.lastNow), service, kind, payload: this.journal.unwrap(payload) });
         undo?.added.push(id);
         return id;
       },

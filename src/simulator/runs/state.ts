@@ -1,8 +1,8 @@
 /**
  * The run orchestration service's state: organizations, workspaces, users, teams, tokens,
  * configuration versions, ingress attributes, runs (with their plans, applies, cost estimates and
- * policy checks), engine versions and the service-wide settings. Plain data only (the kernel copies
- * it with `structuredClone` for transactions and snapshots). Times are ms since the Unix epoch.
+ * policy checks), engine versions and the service-wide settings. Plain data only (the kernel journals
+ * writes for transactions and copies it with `structuredClone` for snapshots). Times are ms since the Unix epoch.
  *
  * Spec: run-orchestration.md, "Resources and their fields".
  */

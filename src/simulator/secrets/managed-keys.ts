@@ -6,6 +6,7 @@
  *
  * Spec: secrets.md "Managed keys (root namespace only)", "Managed key (read form)".
  */
+import { clonePlain } from "../kernel/clone.js";
 import type { OperationContext, ReadContext } from "../kernel/simulator.js";
 import { badRequest, missing, secretsError } from "./errors.js";
 import { EC_CURVES, HASH_ALGORITHMS, generateKey, signAndVerify, type KeySpec } from "./managed-key-crypto.js";
@@ -263,7 +264,7 @@ export function writeManagedKey(ctx: OperationContext<SecretsState>, type: Manag
   const existing = ctx.state.managedKeys[name];
   if (existing !== undefined && existing.type !== type) throw badRequest(OP_WRITE, `a managed key named "${name}" already exists with type "${existing.type}"`);
   const record: ManagedKeyRecord = existing
-    ? structuredClone(existing)
+    ? clonePlain(existing)
     : { name, type, uuid: ctx.ids.uuid(), allowGenerateKey: false, allowReplaceKey: false, allowStoreKey: false, anyMount: false, usages: ["sign", "verify"], params: { ...DEFAULTS[type] } };
   const flag = (field: string): boolean | undefined => (typeof values[field] === "boolean" ? (values[field] as boolean) : undefined);
   record.allowGenerateKey = flag("allow_generate_key") ?? record.allowGenerateKey;

@@ -1,5 +1,5 @@
 /**
- * The secrets service's whole state: plain data, copied by the simulator for transactions and
+ * The secrets service's whole state: plain data, journaled by the simulator for transactions and copied for
  * snapshots. Engines keep their own state inside their mount (`mounts[path].engineState`).
  *
  * Spec: secrets.md (all sections).

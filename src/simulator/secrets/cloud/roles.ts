@@ -6,6 +6,7 @@
  * Spec: secrets.md "Cloud-account engine" (role parameters, legacy parameters, read form), Errors
  * row "Read or delete of a missing cloud-account role"; FIDELITY.md "Secrets" (role errors).
  */
+import { clonePlain } from "../../kernel/clone.js";
 import type { EngineContext } from "../engine.js";
 import { cloudBadRequest, cloudInternal, cloudMissing } from "./cloud-errors.js";
 import { goMultiError, goQuote } from "./go-format.js";
@@ -183,7 +184,7 @@ export function writeRole(ctx: EngineContext<CloudMountState>, name: string, inp
   const operation = "write role";
   const warnings: string[] = [];
   const stored = readRole(ctx.mount, name);
-  let role: CloudRole = stored === undefined ? emptyRole() : structuredClone(stored);
+  let role: CloudRole = stored === undefined ? emptyRole() : clonePlain(stored);
   if (role.invalidData !== "") {
     warnings.push(`Invalid data of ${goQuote(role.invalidData)} cleared out of role`);
     role.invalidData = "";

@@ -2,7 +2,7 @@
  * The state of one cloud-account engine mount: root and lease configuration, roles (including
  * entries left by an earlier version), static roles, and the simulated cloud account the engine
  * manages (IAM users with their access keys, groups, assumable roles, temporary STS sessions).
- * Plain data: the simulator copies it for transactions and snapshots.
+ * Plain data: the simulator journals its writes for transactions and copies it for snapshots.
  *
  * Spec: secrets.md "Cloud-account engine"; FIDELITY.md "Secrets" (cloud credentials).
  */

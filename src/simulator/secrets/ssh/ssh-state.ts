@@ -1,6 +1,6 @@
 /**
  * The SSH engine's state inside one mount: registered keys, roles, the zero-address role list,
- * live one-time passwords and the CA key pair. Plain data (copied for transactions and snapshots).
+ * live one-time passwords and the CA key pair. Plain data (writes journaled for transactions, copied for snapshots).
  *
  * Spec: secrets.md "SSH key", "SSH role", "SSH engine".
  */

@@ -1,0 +1,213 @@
+/**
+ * The write journal that makes a transaction's cost follow what it touches, not what is stored.
+ *
+ * During a transaction an operation sees its service's state through a membrane of proxies: reads
+ * pass through (an object or array read from the state comes back wrapped, so writes deep inside
+ * are seen too), and every write (`set`, `delete`, `defineProperty`) first records the property as
+ * it was (its own descriptor, or its absence). A failed operation is rolled back by putting the
+ * recorded properties back in reverse order, which leaves the state exactly as before (same
+ * objects, same keys in the same order, same array lengths); a successful one just drops the
+ * journal. Nothing is copied.
+ *
+ * Proxies never end up in the state, in a scheduled move's payload or in what the operation
+ * returns: a value written through the membrane, a payload and a result are unwrapped (a wrapped
+ * object is replaced by the object itself, a new object or array is searched for wrapped objects,
+ * which are replaced in place).
+ *
+ * Wrapped: plain objects (prototype `Object.prototype` or null) and arrays that are not frozen.
+ * Byte arrays, `Map`, `Set`, `Date` and other objects are handed out as they are: service state
+ * never changes them in place (stored bytes are replaced, not edited), as DESIGN.md requires.
+ */
+
+/** The key of a recorded prototype change. */
+const PROTOTYPE = Symbol("prototype");
+
+/** One recorded write: the property as it was before (undefined descriptor: it did not exist). */
+interface Entry {
+  readonly target: object;
+  readonly key: string | symbol;
+  readonly before: PropertyDescriptor | undefined;
+  /** For a key deleted from a plain object: the keys in order before, to put it back in its place. */
+  readonly order?: readonly string[];
+}
+
+/** Moves the keys that came after `key` in `order` behind it again (they are re-added in order). */
+function restoreOrder(target: object, key: string, order: readonly string[]): void {
+  const position = order.indexOf(key);
+  for (let i = position + 1; i < order.length; i++) {
+    const later = order[i] as string;
+    const descriptor = Object.getOwnPropertyDescriptor(target, later);
+    if (descriptor === undefined) continue;
+    Reflect.deleteProperty(target, later);
+    Reflect.defineProperty(target, later, descriptor);
+  }
+}
+
+function isWrappable(value: object): boolean {
+  if (Array.isArray(value)) return !Object.isFrozen(value);
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return (prototype === Object.prototype || prototype === null) && !Object.isFrozen(value);
+}
+
+/**
+ * A membrane over plain data with an undo journal. One per simulator; transactions nest (each
+ * rolls back to its own mark).
+ *
+ * @example
+ * const journal = new Journal();
+ * const mark = journal.begin();
+ * const draft = journal.wrap(state);
+ * draft.runs["run-1"] = { id: "run-1" };
+ * journal.rollback(mark); // state.runs["run-1"] is gone again
+ */
+export class Journal {
+  private entries: Entry[] = [];
+  private depth = 0;
+  private readonly proxies = new WeakMap<object, object>();
+  private readonly targets = new WeakMap<object, object>();
+  private readonly handler: ProxyHandler<object>;
+
+  constructor() {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const journal = this;
+    this.handler = {
+      get(target, key) {
+        const value = (target as Record<string | symbol, unknown>)[key];
+        if (value === null || typeof value !== "object") return value;
+        return journal.wrap(value);
+      },
+      set(target, key, value) {
+        // `o.__proto__ = x` on a plain object without that own key may change its prototype, as it
+        // would without the membrane: record the prototype too.
+        if (key === "__proto__" && !Object.prototype.hasOwnProperty.call(target, key)) journal.recordPrototype(target);
+        journal.record(target, key);
+        const plain = journal.unwrap(value);
+        return Reflect.set(target, key, plain);
+      },
+      deleteProperty(target, key) {
+        if (!Object.prototype.hasOwnProperty.call(target, key)) return true;
+        journal.record(target, key, true);
+        return Reflect.deleteProperty(target, key);
+      },
+      defineProperty(target, key, descriptor) {
+        journal.record(target, key);
+        const plain = "value" in descriptor ? { ...descriptor, value: journal.unwrap(descriptor.value) } : descriptor;
+        return Reflect.defineProperty(target, key, plain);
+      },
+      setPrototypeOf() {
+        return false;
+      },
+    };
+  }
+
+  /** Whether a transaction is open. */
+  get active(): boolean {
+    return this.depth > 0;
+  }
+
+  /** Opens a (possibly nested) transaction; returns its mark for {@link Journal.rollback}. */
+  begin(): number {
+    this.depth++;
+    return this.entries.length;
+  }
+
+  /** Closes a transaction that succeeded: its writes stay (the outermost one forgets the journal). */
+  commit(): void {
+    this.depth--;
+    if (this.depth === 0) this.entries = [];
+  }
+
+  /** Closes a transaction that failed: puts back every property written since `mark`, newest first. */
+  rollback(mark: number): void {
+    const entries = this.entries;
+    for (let i = entries.length - 1; i >= mark; i--) {
+      const { target, key, before, order } = entries[i] as Entry;
+      if (key === PROTOTYPE) Object.setPrototypeOf(target, (before as PropertyDescriptor).value as object | null);
+      else if (before === undefined) Reflect.deleteProperty(target, key);
+      else {
+        Reflect.defineProperty(target, key, before);
+        if (order !== undefined) restoreOrder(target, key as string, order);
+      }
+    }
+    entries.length = mark;
+    this.depth--;
+    if (this.depth === 0) this.entries = [];
+  }
+
+  /** The object seen through the membrane (the same proxy every time for the same object). */
+  wrap<T>(value: T): T {
+    if (value === null || typeof value !== "object") return value;
+    const object = value as object;
+    if (this.targets.has(object)) return value;
+    let proxy = this.proxies.get(object);
+    if (proxy === undefined) {
+      if (!isWrappable(object)) return value;
+      proxy = new Proxy(object, this.handler);
+      this.proxies.set(object, proxy);
+      this.targets.set(proxy, object);
+    }
+    return proxy as T;
+  }
+
+  /**
+   * `value` without proxies: a wrapped object becomes the object itself; a new plain object or
+   * array has the wrapped objects it holds (at any depth) replaced in place.
+   */
+  unwrap<T>(value: T): T {
+    if (value === null || typeof value !== "object") return value;
+    const target = this.targets.get(value as object);
+    if (target !== undefined) return target as T;
+    this.unwrapInside(value as object, undefined);
+    return value;
+  }
+
+  private unwrapInside(object: object, seen: Set<object> | undefined): void {
+    if (!isWrappable(object)) return;
+    if (seen?.has(object)) return;
+    if (Array.isArray(object)) {
+      for (let i = 0; i < object.length; i++) {
+        const item = object[i] as unknown;
+        if (item === null || typeof item !== "object") continue;
+        const target = this.targets.get(item);
+        if (target !== undefined) object[i] = target;
+        else this.unwrapInside(item, (seen ??= new Set()).add(object));
+      }
+      return;
+    }
+    const record = object as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (item === null || typeof item !== "object") continue;
+      const target = this.targets.get(item);
+      if (target === undefined) this.unwrapInside(item, (seen ??= new Set()).add(object));
+      else if (key === "__proto__") Object.defineProperty(record, key, { value: target, enumerable: true, writable: true, configurable: true });
+      else record[key] = target;
+    }
+  }
+
+  private recordPrototype(target: object): void {
+    if (this.depth > 0) this.entries.push({ target, key: PROTOTYPE, before: { value: Object.getPrototypeOf(target) } });
+  }
+
+  private record(target: object, key: string | symbol, deleting = false): void {
+    if (this.depth === 0) return;
+    // Writing past the end of an array grows its length without a write to "length": record it.
+    if (Array.isArray(target) && typeof key === "string" && key !== "length") {
+      const index = Number(key);
+      if (Number.isInteger(index) && index >= target.length) {
+        this.entries.push({ target, key: "length", before: Object.getOwnPropertyDescriptor(target, "length") });
+      }
+    }
+    const before = Object.getOwnPropertyDescriptor(target, key);
+    // A key put back after a delete would come last: keep the order to put it back in its place
+    // (Object.keys costs what the object holds, but only for deletes from plain objects).
+    if (deleting && typeof key === "string" && !Array.isArray(target)) {
+      const order = Object.keys(target);
+      if (order[order.length - 1] !== key) {
+        this.entries.push({ target, key, before, order });
+        return;
+      }
+    }
+    this.entries.push({ target, key, before });
+  }
+}
