@@ -12,6 +12,7 @@ import type { OperationContext, ReadContext } from "../kernel/simulator.js";
 import { can, requireCapability, type Caller } from "./access.js";
 import { configurationVersionMachine } from "./configuration-version-machine.js";
 import { conflict, notFound } from "./errors.js";
+import { indexes } from "./indexes.js";
 import { mergeOutcome } from "./outcomes.js";
 import { isFinalRunStatus } from "./run-machine.js";
 import { queueRun, visibleRun } from "./runs.js";
@@ -110,6 +111,7 @@ export function createConfigurationVersion(
     fetchOutcome: "succeeds",
   };
   ctx.state.configurationVersions[version.id] = version;
+  if (version.uploadToken !== null) indexes(ctx.state).versionByUploadToken[version.uploadToken] = version.id;
   if (!version.provisional) workspace.latestConfigurationVersionId = version.id;
   return version;
 }
@@ -130,10 +132,13 @@ export interface UploadResult {
  * const { run } = uploadArchive(ctx, version.uploadToken ?? "", bytes); // run queued unless auto-queue-runs is false
  */
 export function uploadArchive(ctx: Ctx, token: string, bytes: Uint8Array): UploadResult {
-  const version = Object.values(ctx.state.configurationVersions).find((v) => v.uploadToken !== null && v.uploadToken === token);
-  if (version === undefined) throw notFound("upload configuration files");
+  const lookup = indexes(ctx.state);
+  const versionId = Object.prototype.hasOwnProperty.call(lookup.versionByUploadToken, token) ? lookup.versionByUploadToken[token] : undefined;
+  const version = versionId === undefined ? undefined : ctx.state.configurationVersions[versionId];
+  if (version === undefined || version.uploadToken === null || version.uploadToken !== token) throw notFound("upload configuration files");
   const workspace = ctx.state.workspaces[version.workspaceId];
   if (workspace === undefined) throw notFound("upload configuration files", version.id);
+  delete lookup.versionByUploadToken[token];
   version.uploadToken = null;
   const outcome = takeUploadOutcome(ctx.state, workspace);
   if (outcome === "errors") {
@@ -352,7 +357,7 @@ export function archiveConfigurationVersion(ctx: Ctx, caller: Caller, id: string
   if (version.status !== "uploaded") {
     throw conflict(operation, id, version.status, `Configuration version is "${version.status}", not "uploaded"; archive not allowed`);
   }
-  const busy = Object.values(ctx.state.runs).find((r) => r.configurationVersionId === id && !isFinalRunStatus(r.status));
+  const busy = (indexes(ctx.state).runsByConfigurationVersion[id] ?? []).map((runId) => ctx.state.runs[runId]).find((r) => r !== undefined && !isFinalRunStatus(r.status));
   if (busy) throw conflict(operation, id, version.status, `Configuration version is in use by ${busy.id} ("${busy.status}"); archive not allowed`);
   version.status = transition(configurationVersionMachine, version.status, "archive", { resource: id });
   version.statusTimestamps.archived = ctx.now;

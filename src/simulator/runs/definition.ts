@@ -5,6 +5,7 @@
 import type { IdSource } from "../kernel/ids.js";
 import type { ServiceDefinition } from "../kernel/simulator.js";
 import { VCS_FETCH_MOVE, vcsFetchMove } from "./configuration-versions.js";
+import { emptyIndexes } from "./indexes.js";
 import { DEFAULT_OUTCOME } from "./outcomes.js";
 import { RUN_STEP_MOVE, runStepMove } from "./progression.js";
 import { RUNS } from "./errors.js";
@@ -76,6 +77,7 @@ export function initialRunsState(now: number, ids: IdSource): RunsState {
     policyChecks: {},
     engineVersions,
     downloadLinks: {},
+    indexes: emptyIndexes(),
   };
 }
 

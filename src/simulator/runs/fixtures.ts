@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../kernel/errors.js";
 import type { OperationContext } from "../kernel/simulator.js";
+import { indexes, workspaceKey } from "./indexes.js";
 import type { OutcomeOverride } from "./outcomes.js";
 import {
   PERMISSION_LEVELS,
@@ -64,7 +65,8 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
   if (!org) throw new UsageError(`runs: unknown organization "${input.organization}"`);
   const id = ctx.ids.prefixed("ws-");
   const name = input.name ?? `workspace-${Object.keys(ctx.state.workspaces).length + 1}`;
-  if (Object.values(ctx.state.workspaces).some((w) => w.organization === org.name && w.name === name)) {
+  const lookup = indexes(ctx.state);
+  if (lookup.workspaceByName[workspaceKey(org.name, name)] !== undefined) {
     throw new UsageError(`runs: workspace "${name}" already exists in organization "${org.name}"`);
   }
   const engineVersion = input.engineVersion ?? defaultEngineVersion(ctx.state);
@@ -99,6 +101,7 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
     createdAt: ctx.now,
   };
   ctx.state.workspaces[id] = workspace;
+  lookup.workspaceByName[workspaceKey(org.name, name)] = id;
   return workspace;
 }
 

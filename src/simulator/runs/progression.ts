@@ -15,6 +15,7 @@ import type { OperationContext } from "../kernel/simulator.js";
 import type { PhaseName } from "./outcomes.js";
 import { PAUSE_STATES, RUNNING_STATES, isFinalRunStatus, runMachine, type RunEvent, type RunStatus } from "./run-machine.js";
 import { configurationVersionMachine } from "./configuration-version-machine.js";
+import { indexes } from "./indexes.js";
 import { type ResourceCounts, type Run, type RunsState, type Workspace } from "./state.js";
 
 type Ctx = OperationContext<RunsState>;
@@ -461,7 +462,10 @@ function finished(ctx: Ctx, run: Run): void {
   }
   const version = ctx.state.configurationVersions[run.configurationVersionId];
   if (version && version.vcs && version.status === "uploaded") {
-    const busy = Object.values(ctx.state.runs).some((r) => r.configurationVersionId === version.id && !isFinalRunStatus(r.status));
+    const busy = (indexes(ctx.state).runsByConfigurationVersion[version.id] ?? []).some((id) => {
+      const r = ctx.state.runs[id];
+      return r !== undefined && !isFinalRunStatus(r.status);
+    });
     if (!busy) {
       version.status = transition(configurationVersionMachine, version.status, "auto-archive", { resource: version.id });
       version.statusTimestamps.archived = ctx.now;
@@ -481,9 +485,15 @@ export function dispatch(ctx: Ctx, workspace: Workspace): void {
     if (holder !== undefined && !isFinalRunStatus(holder.status)) return;
     workspace.lockedBy = null;
   }
-  const waiting = Object.values(ctx.state.runs)
-    .filter((r) => r.workspaceId === workspace.id && ((r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan)))
-    .sort((a, b) => a.seq - b.seq)[0];
+  // The workspace's runs in creation (= seq) order: the first waiting one is the oldest.
+  let waiting: Run | undefined;
+  for (const id of indexes(ctx.state).runsByWorkspace[workspace.id] ?? []) {
+    const r = ctx.state.runs[id];
+    if (r !== undefined && ((r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan))) {
+      waiting = r;
+      break;
+    }
+  }
   if (waiting === undefined) return;
   workspace.lockedBy = waiting.id;
   workspace.currentRunId = waiting.id;

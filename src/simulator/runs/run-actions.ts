@@ -8,6 +8,7 @@ import { isoMillis } from "../kernel/time.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import { requireCapability, type Caller, type Capability } from "./access.js";
 import { conflict, forbidden, notFound } from "./errors.js";
+import { indexes } from "./indexes.js";
 import { isDiscardable, isPaused, needsWorkspace, reschedule, take } from "./progression.js";
 import { RUNNING_STATES, isFinalRunStatus } from "./run-machine.js";
 import type { Run, RunsState } from "./state.js";
@@ -150,9 +151,9 @@ export function forceExecuteRun(ctx: Ctx, caller: Caller, runId: string): Run {
   // Every earlier run waiting for the workspace (pending runs that would apply, confirmed saved
   // plans) is canceled too, so the target is the run the freed workspace goes to.
   const waiting = (r: Run): boolean => (r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan);
-  const prior = Object.values(ctx.state.runs)
-    .filter((r) => r.workspaceId === workspace.id && r.id !== holder.id && r.seq < run.seq && waiting(r))
-    .sort((a, b) => a.seq - b.seq);
+  const prior = (indexes(ctx.state).runsByWorkspace[workspace.id] ?? [])
+    .map((id) => ctx.state.runs[id])
+    .filter((r): r is Run => r !== undefined && r.id !== holder.id && r.seq < run.seq && waiting(r));
   for (const other of prior) take(ctx, other, "supersede");
   take(ctx, holder, "supersede");
   return run;

@@ -6,6 +6,7 @@
 import type { OperationContext } from "../kernel/simulator.js";
 import { can, requireCapability, type Caller } from "./access.js";
 import { invalidAttribute, notFound } from "./errors.js";
+import { indexes } from "./indexes.js";
 import { mergeOutcome } from "./outcomes.js";
 import { dispatch, isDiscardable, isPaused, needsWorkspace, reschedule } from "./progression.js";
 import { RUNNING_STATES } from "./run-machine.js";
@@ -213,6 +214,9 @@ export function queueRun(ctx: Ctx, input: QueueRunInput): Run {
     comments: [],
   };
   state.runs[id] = run;
+  const lookup = indexes(state);
+  (lookup.runsByWorkspace[workspace.id] ??= []).push(id);
+  (lookup.runsByConfigurationVersion[version.id] ??= []).push(id);
   if (!version.provisional) workspace.latestConfigurationVersionId = version.id;
   if (needsWorkspace(run)) dispatch(ctx, workspace);
   else reschedule(ctx, run);
@@ -271,9 +275,13 @@ export function listRuns(state: RunsState, caller: Caller, workspaceId: string, 
   const workspace = state.workspaces[workspaceId];
   if (workspace === undefined) throw notFound("list runs", workspaceId);
   requireCapability(state, caller, workspace, "read-runs", "list runs", workspaceId, { organizationTokens: "allowed" });
-  return Object.values(state.runs)
-    .filter((run) => run.workspaceId === workspaceId && matches(state, run, query))
-    .sort((a, b) => b.seq - a.seq);
+  const ids = indexes(state).runsByWorkspace[workspaceId] ?? [];
+  const out: Run[] = [];
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const run = state.runs[ids[i] as string];
+    if (run !== undefined && matches(state, run, query)) out.push(run);
+  }
+  return out;
 }
 
 function matches(state: RunsState, run: Run, query: RunListQuery): boolean {

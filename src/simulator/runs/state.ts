@@ -9,6 +9,7 @@
 import type { OutcomeOverride, RunOutcome } from "./outcomes.js";
 import type { RunStatus } from "./run-machine.js";
 import type { ConfigurationVersionStatus } from "./configuration-version-machine.js";
+import type { RunsIndexes } from "./indexes.js";
 
 /**
  * Per-workspace permission levels, lowest first: `read` (read runs), `plan` (queue plans),
@@ -367,6 +368,8 @@ export interface RunsState {
   policyChecks: Record<string, PolicyCheck>;
   engineVersions: Record<string, EngineVersion>;
   downloadLinks: Record<string, DownloadLink>;
+  /** Lookups kept with the data (see `indexes.ts`); rebuilt from the data when absent. */
+  indexes?: RunsIndexes;
 }
 
 /**

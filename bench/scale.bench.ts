@@ -1,0 +1,191 @@
+/**
+ * Cost against state size (`npm run bench`, see bench/README.md; issue 9 items 1 and 2): the same
+ * request with 10,000 resources stored against 100, page 1 of a long runs list, 100,000 runs
+ * created one API call each, and a whole scenario's timed moves against the kernel alone firing as
+ * many. Rows that create put the stored count back after each batch (untimed restore of a
+ * snapshot), so N stays what the row says.
+ */
+import { createAccessControlPlugin } from "../src/scenarios/access-control/plugin.js";
+import type { AccessControlScenario } from "../src/scenarios/access-control/scenario.js";
+import { DoublesCore } from "../src/scenarios/doubles-core.js";
+import { createDoubles, type Doubles } from "../src/scenarios/doubles.js";
+import { Simulator, type ServiceDefinition } from "../src/simulator/kernel/simulator.js";
+import { authenticate } from "../src/simulator/runs/access.js";
+import { listRuns } from "../src/simulator/runs/runs.js";
+import type { RunsState } from "../src/simulator/runs/state.js";
+import { demoPlugin } from "../test/support/demo-service.js";
+import { row, type Measure } from "./table.js";
+
+/** `run` on a state holding `stored` resources, put back as it was after each batch. */
+function kept(label: string, doubles: { snapshot(): ReturnType<Doubles["snapshot"]>; restore(s: ReturnType<Doubles["snapshot"]>): void }, run: () => unknown): Measure {
+  const snapshot = doubles.snapshot();
+  return { label, run, after: () => doubles.restore(snapshot) };
+}
+
+function tokensStored(count: number) {
+  const doubles = new DoublesCore([createAccessControlPlugin()], { seed: 1 });
+  const acl = doubles.controlsOf<AccessControlScenario>("accessControl");
+  acl.createPolicy({ name: "acl-read", rules: 'acl = "read"' });
+  for (let i = 0; i < count; i++) acl.createToken({ description: `t${i}`, policies: ["acl-read"] });
+  const url = new URL(`${doubles.baseUrls().accessControl?.api ?? ""}/acl/token`);
+  const headers = { "x-acl-token": acl.bootstrapToken.secretId, "content-type": "application/json" };
+  const body = new TextEncoder().encode('{"Description":"bench","Policies":[{"Name":"acl-read"}]}');
+  return { doubles, create: () => doubles.handler.handle({ method: "PUT", url, headers, body }) };
+}
+
+/** A workspace holding `count` runs (manual progression: they stay queued), and its API. */
+function runsStored(count: number) {
+  const doubles = createDoubles({ seed: 1 });
+  const { runs } = doubles;
+  const ws = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
+  const user = runs.addUser({ permissions: { [ws.id]: "admin" } });
+  const token = runs.issueUserToken(user.id);
+  runs.uploadConfiguration(ws.id, { as: user.id, autoQueueRuns: false });
+  runs.setProgression("manual");
+  for (let i = 0; i < count; i++) runs.queueRun(ws.id, { as: user.id });
+  const api = doubles.baseUrls().runs.api;
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/vnd.api+json" };
+  const body = new TextEncoder().encode(JSON.stringify({ data: { type: "runs", relationships: { workspace: { data: { type: "workspaces", id: ws.id } } } } }));
+  return {
+    doubles,
+    create: () => doubles.handler.handle({ method: "POST", url: new URL(`${api}/runs`), headers, body }),
+    list: () => doubles.handler.handle({ method: "GET", url: new URL(`${api}/workspaces/${ws.id}/runs`), headers, body: new Uint8Array() }),
+    /** Page 1 (20 runs) as the simulator serves it to the route. */
+    page1: () => doubles.sim.read<RunsState, number>("runs", (ctx) => listRuns(ctx.state, authenticate(ctx.state, token, "list runs"), ws.id, {}).slice(0, 20).length),
+  };
+}
+
+row({
+  name: "transaction: token create (PUT /acl/token) with 10,000 tokens stored",
+  target: "<= 1.2x",
+  setup: () => {
+    const large = tokensStored(10_000);
+    const small = tokensStored(100);
+    return { figure: kept("N=10,000", large.doubles, large.create), anchor: kept("N=100", small.doubles, small.create) };
+  },
+});
+
+row({
+  name: "transaction: run create (POST /runs) with 10,000 runs stored",
+  target: "<= 1.2x",
+  setup: () => {
+    const large = runsStored(10_000);
+    const small = runsStored(100);
+    return { figure: kept("N=10,000", large.doubles, large.create), anchor: kept("N=100", small.doubles, small.create) };
+  },
+});
+
+row({
+  name: "index: runs list page 1 in the simulator, 10,000 runs",
+  target: "<= 0.2ms",
+  setup: () => {
+    const large = runsStored(10_000);
+    const small = runsStored(100);
+    return { figure: { label: "N=10,000", run: large.page1 }, anchor: { label: "N=100", run: small.page1 } };
+  },
+});
+
+row({
+  name: "index: GET /workspaces/:id/runs page 1 through handle(), 10,000 runs",
+  setup: () => {
+    const large = runsStored(10_000);
+    const small = runsStored(100);
+    return { figure: { label: "N=10,000", run: large.list }, anchor: { label: "N=100", run: small.list } };
+  },
+});
+
+row({
+  name: "transaction: 100,000 runs created one POST /runs each",
+  target: "<= 30s",
+  rounds: 1,
+  setup: () => {
+    const demo = new DoublesCore([demoPlugin], { seed: 1 });
+    const demoUrl = new URL(`${demo.baseUrls().demo?.api ?? ""}/things`);
+    const demoBody = new TextEncoder().encode('{"name":"x"}');
+    return {
+      figure: {
+        label: "100,000 runs",
+        run: async () => {
+          const { create } = runsStored(0);
+          for (let i = 0; i < 100_000; i++) await create();
+        },
+      },
+      anchor: {
+        label: "100,000 demo POSTs through handle()",
+        run: async () => {
+          for (let i = 0; i < 100_000; i++) await demo.handler.handle({ method: "POST", url: demoUrl, headers: {}, body: demoBody });
+        },
+      },
+    };
+  },
+});
+
+row({
+  name: "memory: heap holding 100,000 runs created one POST /runs each",
+  kind: "value",
+  unit: "MB",
+  target: "<= 200MB",
+  rounds: 1,
+  setup: async () => {
+    const heap = (): number => {
+      (globalThis as { gc?: () => void }).gc?.();
+      return process.memoryUsage().heapUsed / 1e6;
+    };
+    const empty = runsStored(0);
+    const full = runsStored(0);
+    for (let i = 0; i < 100_000; i++) await full.create();
+    return { figure: { label: "100,000 runs", value: heap }, anchor: { label: "no runs", value: () => (void empty, heap()) } };
+  },
+});
+
+/** `workspaces` workspaces (auto-apply), each with an uploaded configuration that queued one run. */
+function scenario(workspaces: number): Doubles {
+  const doubles = createDoubles({ seed: 1 });
+  const { runs } = doubles;
+  const org = runs.addOrganization("acme");
+  const user = runs.addUser({ organizationAccess: { acme: "admin" } });
+  for (let i = 0; i < workspaces; i++) runs.uploadConfiguration(runs.addWorkspace(org, { name: `ws-${i}`, autoApply: true }).id, { as: user.id });
+  return doubles;
+}
+
+interface Count {
+  n: number;
+}
+const counter: ServiceDefinition<Count> = { name: "count", initialState: () => ({ n: 0 }), moves: { tick: (ctx) => void ctx.state.n++ } };
+
+/** The kernel alone with `moves` moves scheduled over the hour, on a counting service. */
+function kernelWith(moves: number): Simulator {
+  const sim = new Simulator({ services: [counter] });
+  sim.update<Count, void>("count", (ctx) => {
+    for (let i = 0; i < moves; i++) ctx.schedule(ctx.now + ((i * 7919) % 3_600_000), "tick", i);
+  });
+  return sim;
+}
+
+row({
+  name: "scheduler: 10,000 workspaces x one auto-applied run, per timed move",
+  target: "<= 2x",
+  rounds: 3,
+  setup: () => {
+    const probe = scenario(10_000);
+    const before = probe.sim.version;
+    probe.advance("1h");
+    const moves = probe.sim.version - before;
+    let doubles: Doubles | undefined;
+    let sim: Simulator | undefined;
+    return {
+      figure: { label: `scenario (${moves} moves)`, ops: moves, before: () => void (doubles = scenario(10_000)), run: () => doubles?.advance("1h") },
+      anchor: { label: "the kernel alone, as many moves", ops: moves, before: () => void (sim = kernelWith(moves)), run: () => sim?.advance("1h") },
+    };
+  },
+});
+
+row({
+  name: "scheduler: build 10,000 workspaces x one auto-applied run",
+  target: "<= 2s",
+  rounds: 3,
+  setup: () => ({
+    figure: { label: "10,000 workspaces", run: () => scenario(10_000) },
+    anchor: { label: "100 workspaces", run: () => scenario(100) },
+  }),
+});

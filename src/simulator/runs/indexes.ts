@@ -1,0 +1,58 @@
+/**
+ * Lookups kept beside the run orchestration state, so that an operation finds what it needs
+ * without scanning everything stored: a workspace's runs in creation order (the queue, run lists),
+ * a configuration version's runs, a workspace by organization and name, a configuration version
+ * by its one-shot upload token.
+ *
+ * They are part of the state (plain data): the operations that change what they index keep them
+ * up to date, a failed request's changes to them are undone with the rest, and a snapshot carries
+ * them. A state without them (built by hand) gets them rebuilt from its data on first use.
+ */
+import type { RunsState } from "./state.js";
+
+/** The lookups of a {@link RunsState}. */
+export interface RunsIndexes {
+  /** Workspace id -> its run ids, oldest first (creation order, which is `seq` order). */
+  runsByWorkspace: Record<string, string[]>;
+  /** Configuration version id -> the ids of the runs that use it, oldest first. */
+  runsByConfigurationVersion: Record<string, string[]>;
+  /** `organization/name` -> workspace id. */
+  workspaceByName: Record<string, string>;
+  /** Upload token not used yet -> configuration version id. */
+  versionByUploadToken: Record<string, string>;
+}
+
+/**
+ * Empty lookups, for a new state.
+ * @example const state = { ...fields, indexes: emptyIndexes() };
+ */
+export function emptyIndexes(): RunsIndexes {
+  return { runsByWorkspace: {}, runsByConfigurationVersion: {}, workspaceByName: {}, versionByUploadToken: {} };
+}
+
+/**
+ * The state's lookups (rebuilt from the data, deterministically, when the state has none).
+ * @example indexes(ctx.state).runsByWorkspace[workspace.id] // ["run-...", ...]
+ */
+export function indexes(state: RunsState): RunsIndexes {
+  if (state.indexes !== undefined) return state.indexes;
+  const built = emptyIndexes();
+  for (const run of Object.values(state.runs).sort((a, b) => a.seq - b.seq)) {
+    (built.runsByWorkspace[run.workspaceId] ??= []).push(run.id);
+    (built.runsByConfigurationVersion[run.configurationVersionId] ??= []).push(run.id);
+  }
+  for (const workspace of Object.values(state.workspaces)) built.workspaceByName[workspaceKey(workspace.organization, workspace.name)] = workspace.id;
+  for (const version of Object.values(state.configurationVersions)) {
+    if (version.uploadToken !== null) built.versionByUploadToken[version.uploadToken] = version.id;
+  }
+  state.indexes = built;
+  return built;
+}
+
+/**
+ * The key of a workspace in {@link RunsIndexes.workspaceByName}.
+ * @example workspaceKey("acme", "prod") // "acme/prod"
+ */
+export function workspaceKey(organization: string, name: string): string {
+  return `${organization}/${name}`;
+}
