@@ -10,14 +10,42 @@
 
 class GoSyntaxError extends Error {}
 
+/** Nesting Go's `encoding/json` accepts; one level more is `exceeded max depth`. */
+export const GO_MAX_JSON_DEPTH = 10_000;
+
 /**
- * The Go `encoding/json` message for a body `JSON.parse` refused.
+ * Whether `text` opens more than `max` nested arrays or objects at some point (strings skipped),
+ * read without recursion in one pass, so a body of any depth costs time linear in its length.
+ * @example jsonDepthExceeds("[[[]]]", 2) // true
+ * @example jsonDepthExceeds('["[[["]', 2) // false
+ */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > max) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * The Go `encoding/json` message for a body `JSON.parse` refused (`exceeded max depth` for nesting
+ * beyond {@link GO_MAX_JSON_DEPTH}, reported before any other error).
  * @param text - the body as text.
  * @param _error - what `JSON.parse(text)` threw (unused: the body is scanned instead).
  * @returns e.g. `unexpected EOF`, `invalid character 'x' looking for beginning of value`.
  * @example goJsonSyntaxMessage('{"a": x}', new SyntaxError()) // "invalid character 'x' looking for beginning of value"
  */
 export function goJsonSyntaxMessage(text: string, _error?: unknown): string {
+  // The scanner below recurses once per level: deeper bodies are Go's depth error, whatever else.
+  if (jsonDepthExceeds(text, GO_MAX_JSON_DEPTH)) return "exceeded max depth";
   try {
     const scanner = new Scanner(text);
     scanner.value();

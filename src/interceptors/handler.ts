@@ -24,6 +24,8 @@ export interface JournalEntry {
   readonly headers?: Readonly<Record<string, string>>;
   /** For a request that matches none of the service's endpoints: the nearest ones (`METHOD /path`). */
   readonly nearest?: readonly string[];
+  /** For a 500 that is a bug of the fake: the error's stack trace (never sent in the response). */
+  readonly error?: string;
 }
 
 /** Options of {@link createHandler}. */
@@ -73,11 +75,11 @@ export function createHandler(options: HandlerOptions): Handler {
   const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
 
   const unjournaled = new Set(mounts.filter((m) => m.service.journaled === false).map((m) => m.service.name));
-  const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now()): SimResponse => {
+  const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown): SimResponse => {
     if (service !== undefined && unjournaled.has(service)) return response;
     const nearest = response.headers[NEAREST_HEADER]?.split("; ");
     if (limit > 0) {
-      journal.push({ at, service, method: request.method, url: request.url.href, status: response.status, headers: request.headers, ...(nearest ? { nearest } : {}) });
+      journal.push({ at, service, method: request.method, url: request.url.href, status: response.status, headers: request.headers, ...(nearest ? { nearest } : {}), ...(error === undefined ? {} : { error: stackOf(error) }) });
       if (journal.length > limit) journal.shift();
     }
     return response;
@@ -118,7 +120,7 @@ export function createHandler(options: HandlerOptions): Handler {
       } catch (error) {
         // Only a bug gets here (a timed move that throws while catching up, ...): still an answer,
         // journalled at the clock's time without catching up again (the next request will).
-        response = record(request, undefined, bugResponse(error), Math.max(sim.clock.now(), journal.at(-1)?.at ?? 0));
+        response = record(request, undefined, bugResponse(error), Math.max(sim.clock.now(), journal.at(-1)?.at ?? 0), error);
       }
       return finalize(response);
     },
@@ -162,7 +164,7 @@ export function createHandler(options: HandlerOptions): Handler {
       if (isDomainError(error)) {
         return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)));
       }
-      return record(normalized, service.name, bugResponse(error));
+      return record(normalized, service.name, bugResponse(error), sim.now(), error);
     }
   }
 }
@@ -176,12 +178,19 @@ function finalize(response: SimResponse): SimResponse {
   return { ...response, headers: encodeHeaderValues(response.headers) };
 }
 
+function stackOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+}
+
 /** The 500 answer to an unexpected failure: a bug in the fake, named as such. */
 function bugResponse(error: unknown): SimResponse {
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  // The body names the bug in one short line; the stack stays in the journal entry (`error`),
+  // never in a response: it would show file paths to whoever sent the request.
+  const name = error instanceof Error ? error.name : "Error";
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]?.slice(0, 200) ?? "";
   return {
     status: 500,
     headers: { "content-type": "text/plain; charset=utf-8", "x-infra-doubles-bug": "1" },
-    body: `infra-doubles: internal error (a bug in the fake, please report it): ${message}`,
+    body: `infra-doubles: internal error (a bug in the fake, please report it; the stack trace is in the journal): ${name}: ${message}`,
   };
 }

@@ -8,7 +8,7 @@
  */
 import { DomainError } from "../../simulator/kernel/errors.js";
 import { GoDurationError, parseGoDurationStrict } from "../../simulator/kernel/go-duration.js";
-import { goJsonSyntaxMessage } from "../go-json-syntax.js";
+import { GO_MAX_JSON_DEPTH, goJsonSyntaxMessage, jsonDepthExceeds } from "../go-json-syntax.js";
 import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
 import { goQuote } from "../../simulator/access-control/selector/go-string.js";
 
@@ -53,6 +53,9 @@ export class GoObject {
       if (options.allowEmpty === true) return new GoObject({}, struct, fail, options);
       throw fail("EOF");
     }
+    // Go's decoder refuses nesting beyond 10,000 levels, valid or not; checked before anything
+    // recurses over the body.
+    if (jsonDepthExceeds(text, GO_MAX_JSON_DEPTH)) throw fail("exceeded max depth");
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

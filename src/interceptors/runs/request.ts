@@ -5,6 +5,7 @@
  * ignored, as the real service does.
  */
 import { bodyText, type SimRequest } from "../http.js";
+import { jsonDepthExceeds } from "../go-json-syntax.js";
 import { invalidAttribute } from "../../simulator/runs/errors.js";
 import type { RunVariable } from "../../simulator/runs/state.js";
 
@@ -20,6 +21,9 @@ export function bearerToken(request: SimRequest): string | undefined {
   return match?.[1];
 }
 
+/** Nesting the real service's JSON parser accepts (Ruby `JSON.parse`'s default `max_nesting`). */
+export const RUNS_MAX_JSON_DEPTH = 100;
+
 /**
  * The JSON body, or undefined when there is none (empty or only whitespace).
  * @throws {DomainError} `invalid` (422, pointer `pointer`, default `""`: the whole document) when it is not valid JSON.
@@ -29,6 +33,10 @@ export function bearerToken(request: SimRequest): string | undefined {
 export function jsonBody(request: SimRequest, operation: string, pointer = ""): unknown {
   const text = bodyText(request);
   if (text.trim() === "") return undefined;
+  // The real service's JSON parser (Ruby's, `max_nesting` 100) refuses deeper documents.
+  if (jsonDepthExceeds(text, RUNS_MAX_JSON_DEPTH)) {
+    throw invalidAttribute(operation, pointer, `request body is not valid JSON: nesting of ${RUNS_MAX_JSON_DEPTH + 1} is too deep`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -5,7 +5,7 @@
  * FIDELITY.md "Secrets": booleans parse like Go's `strconv.ParseBool`, bad values are a 400;
  * listing is `LIST` or `GET` with `?list=true`.
  */
-import { goJsonSyntaxMessage } from "../go-json-syntax.js";
+import { GO_MAX_JSON_DEPTH, goJsonSyntaxMessage, jsonDepthExceeds } from "../go-json-syntax.js";
 import { bodyText, type SimRequest } from "../http.js";
 import { badRequest, secretsError } from "../../simulator/secrets/errors.js";
 
@@ -82,6 +82,9 @@ export function requestData(request: SimRequest, operation: Operation): Record<s
     }
     return data;
   }
+  // Go's decoder refuses nesting beyond 10,000 levels, valid or not; checked before anything
+  // recurses over the body.
+  if (jsonDepthExceeds(text, GO_MAX_JSON_DEPTH)) throw badRequest("parse request body", "failed to parse JSON input: exceeded max depth");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
