@@ -230,8 +230,9 @@ function stopReading(req: IncomingMessage, res: ServerResponse): void {
   res.shouldKeepAlive = false;
   res.setHeader("connection", "close");
   res.once("finish", () => {
-    const timer = setTimeout(() => req.socket?.destroy(), 250);
-    timer.unref?.();
+    // The socket's own idle timeout (no timer of ours): a paused socket is idle at once.
+    const socket = req.socket;
+    socket?.setTimeout(250, () => socket.destroy());
   });
 }
 
