@@ -98,28 +98,38 @@ export function parseGoDurationStrict(text: string, options: GoDurationOptions =
 }
 
 /**
- * Formats milliseconds as Go's canonical duration string: `1h0m0s`, `1m30s`, `45s`, `0s`,
- * `1.5s`, `250ms` (below one millisecond: a fractional `ms` value such as `0.5ms`).
+ * Formats milliseconds exactly as Go's `time.Duration.String()`: `1h0m0s`, `1m30s`, `45s`, `0s`,
+ * `1.5s`, `250ms`, below a millisecond `500µs` / `1.5µs` / `750ns` (U+00B5 micro sign, as Go).
  *
- * @param ms - milliseconds (negative values get a leading `-`).
+ * @param ms - milliseconds (negative values get a leading `-`; fractions down to nanoseconds are kept).
  * @returns the duration string.
  * @example formatGoDuration(3_600_000) // "1h0m0s"
+ * @example formatGoDuration(0.5) // "500µs"
  */
 export function formatGoDuration(ms: number): string {
   if (ms === 0) return "0s";
   const sign = ms < 0 ? "-" : "";
-  let rest = Math.abs(ms);
-  if (rest < 1000) return `${sign}${trimNumber(rest)}ms`;
-  const hours = Math.floor(rest / 3_600_000);
-  rest -= hours * 3_600_000;
+  const abs = Math.abs(ms);
+  // Whole milliseconds and the nanoseconds below them, kept apart so large values stay exact.
+  let whole = Math.floor(abs);
+  let subNs = Math.round((abs - whole) * 1e6);
+  if (subNs >= 1e6) {
+    whole += 1;
+    subNs -= 1e6;
+  }
+  const fraction = (value: number, digits: number): string => (value === 0 ? "" : `.${String(value).padStart(digits, "0").replace(/0+$/, "")}`);
+  if (whole === 0) {
+    if (subNs < 1e3) return `${sign}${subNs}ns`;
+    return `${sign}${Math.floor(subNs / 1e3)}${fraction(subNs % 1e3, 3)}\u00b5s`;
+  }
+  if (whole < 1000) return `${sign}${whole}${fraction(subNs, 6)}ms`;
+  const hours = Math.floor(whole / 3_600_000);
+  let rest = whole - hours * 3_600_000;
   const minutes = Math.floor(rest / 60_000);
   rest -= minutes * 60_000;
-  const seconds = `${trimNumber(rest / 1000)}s`;
+  const secondsWhole = Math.floor(rest / 1000);
+  const seconds = `${secondsWhole}${fraction((rest - secondsWhole * 1000) * 1e6 + subNs, 9)}s`;
   if (hours > 0) return `${sign}${hours}h${minutes}m${seconds}`;
   if (minutes > 0) return `${sign}${minutes}m${seconds}`;
   return `${sign}${seconds}`;
-}
-
-function trimNumber(value: number): string {
-  return String(Number(value.toFixed(9)));
 }

@@ -24,6 +24,11 @@ describeEachTransport("access-control: token expiry limits", (t) => {
       ["24h0m1s", "Token Expiration TTL '24h0m1s' should be < 24h0m0s"],
       ["25h", "Token Expiration TTL '25h0m0s' should be < 24h0m0s"],
       ["-5m", "Token Expiration TTL '-5m0s' should be > 0"],
+      // Go's Duration.String below a millisecond (this double once wrote `0.5ms`).
+      ["500us", "Token Expiration TTL '500µs' should be > 1m0s"],
+      ["1.5µs", "Token Expiration TTL '1.5µs' should be > 1m0s"],
+      [750, "Token Expiration TTL '750ns' should be > 1m0s"],
+      ["24h0m0.0000005s", "Token Expiration TTL '24h0m0.0000005s' should be < 24h0m0s"],
     ];
     for (const [ttl, message] of refused) {
       const answer = await h.call("PUT", "/acl/token", { body: { ExpirationTTL: ttl } });

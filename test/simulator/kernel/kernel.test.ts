@@ -33,6 +33,14 @@ describe("durations", () => {
     expect(formatGoDuration(0)).toBe("0s");
     expect(formatGoDuration(1500)).toBe("1.5s");
     expect(formatGoDuration(250)).toBe("250ms");
+    // Go's time.Duration.String below a millisecond and with nanoseconds.
+    expect(formatGoDuration(0.5)).toBe("500\u00b5s");
+    expect(formatGoDuration(0.0015)).toBe("1.5\u00b5s");
+    expect(formatGoDuration(0.000_75)).toBe("750ns");
+    expect(formatGoDuration(1.5)).toBe("1.5ms");
+    expect(formatGoDuration(-0.5)).toBe("-500\u00b5s");
+    expect(formatGoDuration(5_400_500)).toBe("1h30m0.5s");
+    expect(formatGoDuration(60_000.0005)).toBe("1m0.0000005s");
   });
   it("round-trips any whole-second duration through format and parse", () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 10_000_000 }), (seconds) => parseDuration(formatGoDuration(seconds * 1000)) === seconds * 1000));

@@ -12,7 +12,7 @@
 import type { Capability } from "../../../simulator/secrets/engine.js";
 import { cloudMissing } from "../../../simulator/secrets/cloud/cloud-errors.js";
 import { issueCredentials } from "../../../simulator/secrets/cloud/credentials.js";
-import { goDurationString } from "../../../simulator/secrets/cloud/go-duration.js";
+import { formatGoDuration } from "../../../simulator/kernel/go-duration.js";
 import { readLeaseConfig, readRootConfig, rotateRoot, writeLeaseConfig, writeRootConfig } from "../../../simulator/secrets/cloud/root-config.js";
 import { deleteRole, listRoles, readRole, writeRole } from "../../../simulator/secrets/cloud/roles.js";
 import type { CloudMountState, CloudRole } from "../../../simulator/secrets/cloud/state.js";
@@ -69,7 +69,7 @@ function credentialsHandler(path: "creds" | "sts"): (ctx: Ctx) => EngineResult {
 }
 
 function staticRoleForm(role: { name: string; username: string; rotationPeriod: number }): Record<string, unknown> {
-  return { name: role.name, username: role.username, rotation_period: goDurationString(role.rotationPeriod * 1000) };
+  return { name: role.name, username: role.username, rotation_period: formatGoDuration(role.rotationPeriod * 1000) };
 }
 
 /**

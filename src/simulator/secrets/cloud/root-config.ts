@@ -9,7 +9,8 @@
 import type { EngineContext } from "../engine.js";
 import { CloudApiError, ambientCredentialSource, authenticate, createAccessKey, currentUser, deleteAccessKey } from "./cloud-account.js";
 import { cloudBadRequest, cloudInternal } from "./cloud-errors.js";
-import { GoDurationError, goDurationString, goParseDuration } from "./go-duration.js";
+import { formatGoDuration } from "../../kernel/go-duration.js";
+import { GoDurationError, goParseDuration } from "./go-duration.js";
 import type { CloudMountState, CloudRootConfig } from "./state.js";
 
 /** `config/root` parameters; `undefined` means not supplied. */
@@ -154,5 +155,5 @@ export function writeLeaseConfig(ctx: EngineContext<CloudMountState>, input: Lea
  */
 export function readLeaseConfig(mount: CloudMountState): { lease: string; leaseMax: string } | undefined {
   if (mount.lease === null) return undefined;
-  return { lease: goDurationString(mount.lease.leaseMs), leaseMax: goDurationString(mount.lease.leaseMaxMs) };
+  return { lease: formatGoDuration(mount.lease.leaseMs), leaseMax: formatGoDuration(mount.lease.leaseMaxMs) };
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GoDurationError, MAX_DURATION_SECONDS, goDurationString, goParseDuration, goParseInt64, parseDurationSeconds } from "../../../../src/simulator/secrets/cloud/go-duration.js";
+import { formatGoDuration as goDurationString } from "../../../../src/simulator/kernel/go-duration.js";
+import { GoDurationError, MAX_DURATION_SECONDS, goParseDuration, goParseInt64, parseDurationSeconds } from "../../../../src/simulator/secrets/cloud/go-duration.js";
 import { DEFAULT_STS_TTL_SECONDS, SYSTEM_MAX_LEASE_TTL_SECONDS, iamUserLeaseMs, stsTtlSeconds } from "../../../../src/simulator/secrets/cloud/ttl.js";
 
 describe("STS credential TTLs", () => {
