@@ -7,7 +7,17 @@
  * Outcomes are set per simulator, per workspace, for the next runs of a workspace, or per run;
  * a run resolves its outcome when it is created (run < next-run < workspace < simulator).
  */
-import type { ProgressionMode, ResourceCounts } from "./state.js";
+
+/** How runs move through their automatic phases (`timed`, `manual` or `immediate`). */
+export type ProgressionMode = "timed" | "manual" | "immediate";
+
+/** Resource counts of a plan or an apply. */
+export interface ResourceCounts {
+  readonly add: number;
+  readonly change: number;
+  readonly destroy: number;
+  readonly import: number;
+}
 
 /** Phases with a duration (ms) in `timed` progression. */
 export interface PhaseDurations {

@@ -6,7 +6,10 @@
  *
  * Spec: run-orchestration.md, "Resources and their fields".
  */
-import type { OutcomeOverride, RunOutcome } from "./outcomes.js";
+import type { OutcomeOverride, ProgressionMode, ResourceCounts, RunOutcome } from "./outcomes.js";
+
+// Defined beside the outcomes that produce them (outcomes.ts imports nothing from this module).
+export type { ProgressionMode, ResourceCounts };
 import type { RunStatus } from "./run-machine.js";
 import type { ConfigurationVersionStatus } from "./configuration-version-machine.js";
 import type { RunsIndexes } from "./indexes.js";
@@ -54,8 +57,6 @@ export const RUN_OPERATIONS: readonly RunOperation[] = Object.freeze([
   "empty_apply",
 ]);
 
-/** How runs move through their automatic phases (see `outcomes.ts`). */
-export type ProgressionMode = "timed" | "manual" | "immediate";
 
 /** An organization (scenario fixture): its name is its id, as in the real service's paths. */
 export interface Organization {
@@ -208,13 +209,6 @@ export interface RunVariable {
   readonly value: string;
 }
 
-/** Resource counts of a plan or an apply. */
-export interface ResourceCounts {
-  readonly add: number;
-  readonly change: number;
-  readonly destroy: number;
-  readonly import: number;
-}
 
 /** A comment left by a run action (`{comment}` of apply, discard, cancel, force-cancel). */
 export interface RunComment {
