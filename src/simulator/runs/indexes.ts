@@ -8,19 +8,11 @@
  * up to date, a failed request's changes to them are undone with the rest, and a snapshot carries
  * them. A state without them (built by hand) gets them rebuilt from its data on first use.
  */
-import type { RunsState } from "./state.js";
+import type { RunsIndexes, RunsState } from "./state.js";
 
-/** The lookups of a {@link RunsState}. */
-export interface RunsIndexes {
-  /** Workspace id -> its run ids, oldest first (creation order, which is `seq` order). */
-  runsByWorkspace: Record<string, string[]>;
-  /** Configuration version id -> the ids of the runs that use it, oldest first. */
-  runsByConfigurationVersion: Record<string, string[]>;
-  /** `organization/name` -> workspace id. */
-  workspaceByName: Record<string, string>;
-  /** Upload token not used yet -> configuration version id. */
-  versionByUploadToken: Record<string, string>;
-}
+// Defined beside the state that holds them (state.ts imports nothing from this module).
+export type { RunsIndexes };
+
 
 /**
  * Empty lookups, for a new state.

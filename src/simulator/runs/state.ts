@@ -12,7 +12,6 @@ import type { OutcomeOverride, ProgressionMode, ResourceCounts, RunOutcome } fro
 export type { ProgressionMode, ResourceCounts };
 import type { RunStatus } from "./run-machine.js";
 import type { ConfigurationVersionStatus } from "./configuration-version-machine.js";
-import type { RunsIndexes } from "./indexes.js";
 
 /**
  * Per-workspace permission levels, lowest first: `read` (read runs), `plan` (queue plans),
@@ -374,4 +373,16 @@ export interface RunsState {
 export function nextSeq(state: RunsState): number {
   state.seq += 1;
   return state.seq;
+}
+
+/** The lookups of a {@link RunsState} (kept up to date by `indexes.ts`). */
+export interface RunsIndexes {
+  /** Workspace id -> its run ids, oldest first (creation order, which is `seq` order). */
+  runsByWorkspace: Record<string, string[]>;
+  /** Configuration version id -> the ids of the runs that use it, oldest first. */
+  runsByConfigurationVersion: Record<string, string[]>;
+  /** `organization/name` -> workspace id. */
+  workspaceByName: Record<string, string>;
+  /** Upload token not used yet -> configuration version id. */
+  versionByUploadToken: Record<string, string>;
 }
