@@ -1,0 +1,341 @@
+/**
+ * The fuzz's transports: the transport-free handler (nock bases, or the server's one origin),
+ * nock + fetch, nock + node:http(s), and the server over raw sockets with framing cases
+ * (pipelining, chunked bodies, split writes, bad Content-Length).
+ */
+// Default imports, read at call time: nock patches `https.request` after these modules load.
+import http from "node:http";
+import https from "node:https";
+import { connect, type Socket } from "node:net";
+import type { Handler } from "../../../src/interceptors/handler.js";
+import type { Doubles } from "../../../src/scenarios/doubles.js";
+import type { FuzzTransport } from "../fuzz.config.js";
+import type { FuzzRequest } from "./generate.js";
+import type { FuzzResponse } from "./oracles.js";
+import type { ServiceKey } from "./world.js";
+
+/** A started transport. */
+export interface Transport {
+  readonly name: FuzzTransport;
+  /** Base URLs per service key and base name. */
+  readonly bases: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Sends one request; resolves with the answer (or undefined when the connection closed without one). */
+  send(request: FuzzRequest, signal: AbortSignal): Promise<FuzzResponse | undefined>;
+  /** Whether the answer of this request is comparable with the handler's (false for bad framing). */
+  comparable(request: FuzzRequest): boolean;
+  close(): Promise<void>;
+}
+
+/** The full URL of a request on `bases` (normalised as a client's URL parser would). */
+export function urlOf(bases: Transport["bases"], request: FuzzRequest): URL {
+  const base = bases[request.service]?.[request.base] ?? "";
+  return new URL(`${base}${request.path}${request.query ? `?${request.query}` : ""}`);
+}
+
+function joinedHeaders(request: FuzzRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of request.headers) {
+    const key = name.toLowerCase();
+    out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`;
+  }
+  return out;
+}
+
+function bodyBytes(body: string | Uint8Array | undefined): Uint8Array {
+  if (body === undefined) return new Uint8Array();
+  return typeof body === "string" ? new TextEncoder().encode(body) : body;
+}
+
+/** Calls a handler directly. */
+export function handlerTransport(name: FuzzTransport, handler: Handler, bases: Transport["bases"]): Transport {
+  return {
+    name,
+    bases,
+    comparable: () => true,
+    async send(request, signal) {
+      const response = await handler.handle({ method: request.method, url: urlOf(bases, request), headers: joinedHeaders(request), body: request.body, signal });
+      const headers: Record<string, string> = {};
+      for (const [n, v] of Object.entries(response.headers)) headers[n.toLowerCase()] = v;
+      return { status: response.status, headers, body: request.method === "HEAD" ? new Uint8Array() : bodyBytes(response.body) };
+    },
+    close: async () => undefined,
+  };
+}
+
+/** The transport-free handler on the nock base URLs. */
+export function directHandler(doubles: Doubles): Transport {
+  return handlerTransport("handler", doubles.handler, doubles.baseUrls());
+}
+
+/** nock + fetch. */
+export function nockFetch(doubles: Doubles): Transport {
+  const interception = doubles.intercept();
+  const bases = doubles.baseUrls();
+  return {
+    name: "nock-fetch",
+    bases,
+    comparable: () => true,
+    async send(request, signal) {
+      const headers = new Headers();
+      for (const [n, v] of request.headers) headers.append(n, v);
+      const response = await fetch(urlOf(bases, request), {
+        method: request.method,
+        headers,
+        ...(request.body.length > 0 ? { body: Buffer.from(request.body) } : {}),
+        redirect: "manual",
+        signal,
+      });
+      const out: Record<string, string> = {};
+      response.headers.forEach((v, n) => (out[n] = v));
+      return { status: response.status, headers: out, body: new Uint8Array(await response.arrayBuffer()) };
+    },
+    close: async () => interception.stop(),
+  };
+}
+
+/** nock + node:http(s) `request()`. */
+export function nockHttp(doubles: Doubles): Transport {
+  const interception = doubles.intercept();
+  const bases = doubles.baseUrls();
+  return {
+    name: "nock-http",
+    bases,
+    comparable: () => true,
+    send(request, signal) {
+      const url = urlOf(bases, request);
+      const headers: Record<string, string | string[]> = {};
+      for (const [n, v] of request.headers) {
+        const old = headers[n];
+        headers[n] = old === undefined ? v : [...(Array.isArray(old) ? old : [old]), v];
+      }
+      if (request.body.length > 0) headers["Content-Length"] = String(request.body.length);
+      const send = url.protocol === "https:" ? https.request : http.request;
+      return new Promise((resolve, reject) => {
+        const req = send(url, { method: request.method, headers, signal }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", reject);
+          res.on("end", () => {
+            const out: Record<string, string> = {};
+            for (const [n, v] of Object.entries(res.headers)) if (v !== undefined) out[n] = Array.isArray(v) ? v.join(", ") : v;
+            resolve({ status: res.statusCode ?? 0, headers: out, body: new Uint8Array(Buffer.concat(chunks)) });
+          });
+        });
+        req.on("error", reject);
+        req.end(request.body.length > 0 ? Buffer.from(request.body) : undefined);
+      });
+    },
+    close: async () => interception.stop(),
+  };
+}
+
+/** Bases of every service on the server's origin. */
+export function serverBases(doubles: Doubles, origin: string): Record<string, Record<string, string>> {
+  return Object.fromEntries(doubles.registeredPlugins.map((p) => [p.key, p.serverBases(origin)]));
+}
+
+const HEALTH_PROBE = "GET /v1/sys/health HTTP/1.1\r\nHost: fuzz\r\n\r\n";
+
+/**
+ * The local server over raw sockets (`net.connect`), one keep-alive connection reused while it
+ * stays open. Framing: `plain`, `split` (the request in pieces), `chunked` (body in chunks),
+ * `pipelined` (a health probe right behind the request in one write), `cl-short`/`cl-long`/
+ * `cl-bad`/`cl-te` (Content-Length shorter or longer than the body, not a number, or beside
+ * Transfer-Encoding).
+ */
+export async function serverSocket(doubles: Doubles): Promise<Transport & { readonly origin: string }> {
+  const server = await doubles.listen();
+  const origin = server.url;
+  const { port } = server;
+  const bases = serverBases(doubles, origin);
+  let socket: Socket | undefined;
+  let reader: ResponseReader | undefined;
+
+  const open = async (): Promise<void> => {
+    if (socket && !socket.destroyed && reader && !reader.ended) return;
+    socket?.destroy();
+    const s = connect(port, "127.0.0.1");
+    await new Promise<void>((resolve, reject) => {
+      s.once("connect", resolve);
+      s.once("error", reject);
+    });
+    s.on("error", () => undefined);
+    socket = s;
+    reader = new ResponseReader(s);
+  };
+
+  return {
+    name: "server-socket",
+    bases,
+    origin,
+    comparable: (r) => r.framing === undefined || ["plain", "split", "chunked", "pipelined"].includes(r.framing),
+    async send(request, signal) {
+      await open();
+      const s = socket as Socket;
+      const rd = reader as ResponseReader;
+      const url = urlOf(bases, request);
+      const target = `${url.pathname}${url.search}`;
+      const framing = request.framing ?? "plain";
+      const head = [`${request.method} ${target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...request.headers.map(([n, v]) => `${n}: ${v}`)];
+      const body = Buffer.from(request.body);
+      let payload: Buffer[];
+      switch (framing) {
+        case "chunked": {
+          head.push("Transfer-Encoding: chunked");
+          const parts: Buffer[] = [];
+          for (let at = 0; at < body.length; ) {
+            const size = Math.min(body.length - at, 1 + ((at * 7919 + body.length) % 4096));
+            parts.push(Buffer.from(`${size.toString(16)}\r\n`), body.subarray(at, at + size), Buffer.from("\r\n"));
+            at += size;
+          }
+          parts.push(Buffer.from("0\r\n\r\n"));
+          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), ...parts];
+          break;
+        }
+        case "cl-short":
+          head.push(`Content-Length: ${Math.max(0, body.length - 3)}`);
+          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body.length > 0 ? body : Buffer.from("xyz")];
+          break;
+        case "cl-long":
+          head.push(`Content-Length: ${body.length + 10}`);
+          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
+          break;
+        case "cl-bad":
+          head.push(`Content-Length: ${["-1", "abc", "1e3", "0x10", `${body.length}, ${body.length + 1}`][body.length % 5] ?? "x"}`);
+          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
+          break;
+        case "cl-te":
+          head.push(`Content-Length: ${body.length}`, "Transfer-Encoding: chunked");
+          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
+          break;
+        default:
+          if (body.length > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(request.method)) head.push(`Content-Length: ${body.length}`);
+          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
+      }
+      let whole = Buffer.concat(payload);
+      const expect: boolean[] = [request.method.toUpperCase() === "HEAD"];
+      if (framing === "pipelined") {
+        whole = Buffer.concat([whole, Buffer.from(HEALTH_PROBE)]);
+        expect.push(false);
+      }
+      const answers = rd.expect(expect, signal);
+      if (framing === "split") {
+        const cuts = [1, Math.floor(whole.length / 3), Math.floor(whole.length / 2), whole.length - 1].filter((c, i, a) => c > 0 && c < whole.length && a.indexOf(c) === i);
+        let at = 0;
+        for (const cut of [...cuts, whole.length]) {
+          s.write(whole.subarray(at, cut));
+          at = cut;
+          await new Promise((r) => setImmediate(r));
+        }
+      } else s.write(whole);
+      if (framing === "cl-long") s.end(); // half-close: the body never completes
+      const got = await answers;
+      if (framing === "pipelined") {
+        const probe = got[1];
+        if (got[0] !== undefined && (probe === undefined || probe.status !== 200)) {
+          return { ...(got[0] as FuzzResponse), headers: { ...(got[0] as FuzzResponse).headers, "x-fuzz-pipeline": `probe answered ${probe?.status ?? "nothing"}` } };
+        }
+      }
+      if (framing !== "plain" && framing !== "split" && framing !== "chunked" && framing !== "pipelined") {
+        s.destroy(); // the connection's framing is lost: start again
+      }
+      return got[0];
+    },
+    close: async () => {
+      socket?.destroy();
+      await server.close();
+    },
+  };
+}
+
+/** Parses HTTP/1.1 responses from a socket, in order. */
+class ResponseReader {
+  private buffer = Buffer.alloc(0);
+  ended = false;
+  private waiting: (() => void) | undefined;
+
+  constructor(socket: Socket) {
+    socket.on("data", (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.waiting?.();
+    });
+    const end = (): void => {
+      this.ended = true;
+      this.waiting?.();
+    };
+    socket.on("end", end);
+    socket.on("close", end);
+  }
+
+  /** Reads one answer per entry (`true`: the answer of a HEAD, no body); undefined once the connection ends. */
+  async expect(heads: readonly boolean[], signal: AbortSignal): Promise<(FuzzResponse | undefined)[]> {
+    const out: (FuzzResponse | undefined)[] = [];
+    for (const head of heads) out.push(await this.next(head, signal));
+    return out;
+  }
+
+  private async next(head: boolean, signal: AbortSignal): Promise<FuzzResponse | undefined> {
+    for (;;) {
+      const parsed = this.tryParse(head);
+      if (parsed !== undefined) return parsed;
+      if (this.ended || signal.aborted) return undefined;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          this.waiting = undefined;
+          signal.removeEventListener("abort", done);
+          resolve();
+        };
+        this.waiting = done;
+        signal.addEventListener("abort", done, { once: true });
+      });
+    }
+  }
+
+  private tryParse(head: boolean): FuzzResponse | undefined {
+    const end = this.buffer.indexOf("\r\n\r\n");
+    if (end < 0) return undefined;
+    const lines = this.buffer.subarray(0, end).toString("latin1").split("\r\n");
+    const status = Number((lines[0] ?? "").split(" ")[1]);
+    const headers: Record<string, string> = {};
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(":");
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    }
+    let at = end + 4;
+    let body: Buffer;
+    if (head || status === 204 || status === 304 || (status >= 100 && status < 200)) body = Buffer.alloc(0);
+    else if (headers["transfer-encoding"]?.includes("chunked")) {
+      const parts: Buffer[] = [];
+      for (;;) {
+        const lineEnd = this.buffer.indexOf("\r\n", at);
+        if (lineEnd < 0) return undefined;
+        const size = parseInt(this.buffer.subarray(at, lineEnd).toString("latin1"), 16);
+        if (this.buffer.length < lineEnd + 2 + size + 2) return undefined;
+        parts.push(this.buffer.subarray(lineEnd + 2, lineEnd + 2 + size));
+        at = lineEnd + 2 + size + 2;
+        if (size === 0) break;
+      }
+      body = Buffer.concat(parts);
+    } else if (headers["content-length"] !== undefined) {
+      const length = Number(headers["content-length"]);
+      if (this.buffer.length < at + length) return undefined;
+      body = this.buffer.subarray(at, at + length);
+      at += length;
+    } else {
+      if (!this.ended) return undefined; // read until close
+      body = this.buffer.subarray(at);
+      at = this.buffer.length;
+    }
+    this.buffer = this.buffer.subarray(at);
+    return { status, headers, body: new Uint8Array(body) };
+  }
+}
+
+/** The server's own handler (same origin as a running server) for comparing transcripts. */
+export function serverHandler(doubles: Doubles, origin: string): Transport {
+  return handlerTransport("server-handler", doubles.handlerFor(origin), serverBases(doubles, origin));
+}
+
+export type { ServiceKey };
