@@ -79,6 +79,7 @@ async function main(): Promise<number> {
       // Replay: the episode up to the index runs again, only the index is reported.
       const result = await fuzzSession({ transport, seed: args.seed, start: args.index, count: 1, maxFindings: 1 });
       console.log(result.transcript.join("\n"));
+      if (result.last) console.log(`  request: ${result.last.request}\n  response: ${result.last.response}`);
       if (result.sent === 0) console.log(`index ${args.index} is skipped by a known defect: ${JSON.stringify(result.skipped)}`);
       console.log(result.findings.length > 0 ? formatFindings(result.findings) : `seed ${args.seed} index ${args.index} via ${transport}: no finding`);
       failed ||= result.findings.length > 0;

@@ -37,6 +37,8 @@ export interface RunResult {
   readonly cpuMs: number;
   /** The last index generated. */
   readonly lastIndex: number;
+  /** The last request sent, described, and its answer (what a replay shows). */
+  readonly last?: { readonly request: string; readonly response: string };
 }
 
 /** Options of {@link runFuzz}. */
@@ -159,6 +161,7 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
   const began = performance.now();
   const cpuBefore = process.cpuUsage();
   let index: number;
+  let last: RunResult["last"];
   let sent = 0;
   let pools = freshPools(world.ids);
   let secretsFor: { hash: string; held: HeldSecret[] } | undefined;
@@ -217,9 +220,10 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
       options.afterEach?.(request);
       if (index < reportFrom || index < options.start) continue;
       sent++;
+      last = { request: describeRequest(request), response: describeResponse(response) };
       const klass = response === undefined ? "none" : `${Math.floor(response.status / 100)}xx`;
       statuses[klass] = (statuses[klass] ?? 0) + 1;
-      transcript.push(transport.comparable(request) ? transcriptLine(request, response) : `${request.index} (not comparable: framing ${request.framing ?? ""})`);
+      transcript.push(transport.comparable(request) ? transcriptLine(request, response) : `${request.index} (answered by the transport itself: framing ${request.framing ?? ""})`);
       if (violations.length > 0) {
         findings.push({
           seed,
@@ -237,7 +241,7 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
     crashes.stop();
   }
   const cpu = process.cpuUsage(cpuBefore);
-  return { sent, skipped, findings, transcript, statuses, ms: Math.round(performance.now() - began), cpuMs: Math.round((cpu.user + cpu.system) / 1000), lastIndex: index - 1 };
+  return { sent, skipped, findings, transcript, statuses, ms: Math.round(performance.now() - began), cpuMs: Math.round((cpu.user + cpu.system) / 1000), lastIndex: index - 1, ...(last ? { last } : {}) };
 }
 
 /** A findings report, one block per finding. */

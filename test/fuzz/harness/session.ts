@@ -71,7 +71,7 @@ export async function fuzzSession(options: SessionOptions): Promise<SessionResul
   if (!options.twin) return result;
   const twinWorld = await buildWorld(1);
   const twinTransport =
-    transport.origin !== undefined ? { ...serverHandler(twinWorld.doubles, transport.origin), comparable: transport.comparable, name: "server-socket" as const } : directHandler(twinWorld.doubles);
+    transport.origin !== undefined ? serverHandler(twinWorld.doubles, transport.origin, transport) : directHandler(twinWorld.doubles);
   const twin = await runFuzz({ ...common, world: twinWorld, transport: twinTransport, defectsAs: transport.name });
   return { ...result, twin };
 }

@@ -23,6 +23,11 @@ export interface Transport {
   send(request: FuzzRequest, signal: AbortSignal): Promise<FuzzResponse | undefined>;
   /** Whether the answer of this request is comparable with the handler's (false for bad framing). */
   comparable(request: FuzzRequest): boolean;
+  /**
+   * What the fake's handler receives for this request through this transport (undefined: the
+   * transport answers or drops it itself). Default: the request as generated.
+   */
+  effective?(request: FuzzRequest): FuzzRequest | undefined;
   close(): Promise<void>;
 }
 
@@ -168,7 +173,8 @@ export async function serverSocket(doubles: Doubles): Promise<Transport & { read
     name: "server-socket",
     bases,
     origin,
-    comparable: (r) => r.framing === undefined || ["plain", "split", "chunked", "pipelined"].includes(r.framing),
+    comparable: (r) => effective(r) !== undefined,
+    effective,
     async send(request, signal) {
       await open();
       const s = socket as Socket;
@@ -236,8 +242,9 @@ export async function serverSocket(doubles: Doubles): Promise<Transport & { read
           return { ...(got[0] as FuzzResponse), headers: { ...(got[0] as FuzzResponse).headers, "x-fuzz-pipeline": `probe answered ${probe?.status ?? "nothing"}` } };
         }
       }
-      if (framing !== "plain" && framing !== "split" && framing !== "chunked" && framing !== "pipelined") {
-        s.destroy(); // the connection's framing is lost: start again
+      const closing = got.some((r) => r === undefined || r.headers.connection?.toLowerCase() === "close");
+      if (closing || (framing !== "plain" && framing !== "split" && framing !== "chunked" && framing !== "pipelined")) {
+        s.destroy(); // the server closes it, or its framing is lost: the next request opens another
       }
       return got[0];
     },
@@ -246,6 +253,39 @@ export async function serverSocket(doubles: Doubles): Promise<Transport & { read
       await server.close();
     },
   };
+}
+
+/** Headers node:http does not join when repeated: it keeps the first (IncomingMessage.headers). */
+const NODE_SINGLE_HEADERS = new Set([
+  "age", "authorization", "content-length", "content-type", "etag", "expires", "from", "host", "if-modified-since",
+  "if-unmodified-since", "last-modified", "location", "max-forwards", "proxy-authorization", "referer", "retry-after", "server", "user-agent",
+]);
+
+/**
+ * The request the server's handler receives for a request sent over a raw socket, or undefined
+ * when node:http answers (or drops) it itself: a head over 16 KiB (431), a `Content-Length` that is
+ * not a number or sits beside `Transfer-Encoding` (400), a body that never completes. A
+ * `Content-Length` 3 bytes short cuts the body; a GET with `X-HTTP-Method-Override: LIST` is a LIST
+ * (the server's own override).
+ */
+function effective(r: FuzzRequest): FuzzRequest | undefined {
+  const head = r.headers.reduce((n, [name, value]) => n + name.length + value.length + 4, r.path.length + r.query.length + 64);
+  if (head >= 16 * 1024) return undefined;
+  if (r.framing === "cl-long" || r.framing === "cl-bad" || r.framing === "cl-te") return undefined;
+  // node:http keeps the first of repeated headers it may not join (its `discard` list), and joins the others
+  const seen = new Set<string>();
+  const headers = r.headers.filter(([name]) => {
+    const key = name.toLowerCase();
+    if (!NODE_SINGLE_HEADERS.has(key)) return true;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  let out = headers.length === r.headers.length ? r : { ...r, headers };
+  if (r.framing === "cl-short") out = { ...out, body: r.body.subarray(0, Math.max(0, r.body.length - 3)) };
+  const override = r.headers.some(([n, v]) => n.toLowerCase() === "x-http-method-override" && v.trim().toUpperCase() === "LIST");
+  if (r.method === "GET" && override) out = { ...out, method: "LIST" };
+  return out;
 }
 
 /** Parses HTTP/1.1 responses from a socket, in order. */
@@ -333,9 +373,22 @@ class ResponseReader {
   }
 }
 
-/** The server's own handler (same origin as a running server) for comparing transcripts. */
-export function serverHandler(doubles: Doubles, origin: string): Transport {
-  return handlerTransport("server-handler", doubles.handlerFor(origin), serverBases(doubles, origin));
+/**
+ * The server's own handler (same origin as a running server) for comparing transcripts: each
+ * request is handed over as the server's handler would receive it through `socket`.
+ */
+export function serverHandler(doubles: Doubles, origin: string, socket: Transport): Transport {
+  const direct = handlerTransport("server-handler", doubles.handlerFor(origin), serverBases(doubles, origin));
+  const reach = (r: FuzzRequest): FuzzRequest | undefined => (socket.effective ? socket.effective(r) : r);
+  return {
+    ...direct,
+    comparable: socket.comparable,
+    effective: reach,
+    send: (request, signal) => {
+      const received = reach(request);
+      return received === undefined ? Promise.resolve(undefined) : direct.send(received, signal);
+    },
+  };
 }
 
 export type { ServiceKey };
