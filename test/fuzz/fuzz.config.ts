@@ -29,17 +29,6 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
     matches: (r) => has(r, "json-deep-huge"),
   },
   {
-    id: "forged-original-method",
-    waitsOn:
-      "issue 8 defect 4 (helper hardening): X-Infra-Doubles-Original-Method honoured from clients, and after a request with `Upgrade:` the server's framing tracker passes the connection through (a later LIST on it gets 400 or no answer)",
-    matches: (r, t) => has(r, "header-forged-method") || (t === "server-socket" && r.headers.some(([n]) => n.toLowerCase() === "upgrade")),
-  },
-  {
-    id: "lower-case-method",
-    waitsOn: "issue 8 defect 5 (helper hardening): lower-case methods act as upper-case ones",
-    matches: (r) => has(r, "method-lower"),
-  },
-  {
     id: "nearest-quadratic",
     waitsOn: "issue 8 defect 8 (helper hardening): the nearest-endpoints search is quadratic in the path length",
     matches: (r) => has(r, "path-long") || (has(r, "id-long") && r.path.length > 512),
@@ -48,16 +37,6 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
     id: "huge-head-nock",
     waitsOn: "issue 8 defect 11 (helper transports): heads over 16 KB hang through nock + node:http",
     matches: (r, t) => nock(t) && has(r, "header-huge"),
-  },
-  {
-    id: "unknown-method-nock",
-    waitsOn: "issue 8 defect 11 (helper fastpath): methods nock does not route throw 'No match'",
-    matches: (r, t) => nock(t) && has(r, "method-unknown"),
-  },
-  {
-    id: "list-nock-http",
-    waitsOn: "issue 8 defect 11 (helper fastpath): LIST from node:http clients stalls inside @mswjs/interceptors under nock",
-    matches: (r, t) => t === "nock-http" && r.method.toUpperCase() === "LIST",
   },
 ];
 
