@@ -45,8 +45,12 @@ export interface FuzzRequest {
   readonly framing?: Framing;
 }
 
-/** How the raw-socket transport frames a request. */
-export type Framing = "plain" | "split" | "chunked" | "pipelined" | "cl-short" | "cl-long" | "cl-bad" | "cl-te";
+/**
+ * How the raw-socket transport frames a request. `cl-short` (a body longer than its
+ * Content-Length) is not drawn: node:http answers the trailing bytes with 400 and may drop the
+ * earlier answer, depending on timing, so it cannot replay deterministically.
+ */
+export type Framing = "plain" | "split" | "chunked" | "pipelined" | "cl-long" | "cl-bad" | "cl-te";
 
 const enc = new TextEncoder();
 
@@ -382,7 +386,7 @@ export function generate(options: GenerateOptions): FuzzRequest {
   }
   if (profile === "portable" && (draft.method === "GET" || draft.method === "HEAD")) draft.body = new Uint8Array(); // fetch refuses a body there
   if (profile === "socket") {
-    draft.framing = rng.weighted<Framing>([["plain", 40], ["split", 15], ["chunked", 15], ["pipelined", 15], ["cl-short", 4], ["cl-long", 4], ["cl-bad", 4], ["cl-te", 3]]);
+    draft.framing = rng.weighted<Framing>([["plain", 40], ["split", 15], ["chunked", 15], ["pipelined", 15], ["cl-long", 5], ["cl-bad", 5], ["cl-te", 5]]);
   }
   return {
     index,

@@ -72,7 +72,7 @@ export function transcriptLine(request: FuzzRequest, response: FuzzResponse | un
   const headers = Object.entries(response.headers)
     .filter(([n]) => !TRANSPORT_HEADERS.has(n))
     .sort(([a], [b]) => a.localeCompare(b));
-  const body = request.method.toUpperCase() === "HEAD" ? "" : createHash("sha1").update(response.body).digest("hex");
+  const body = request.method === "HEAD" ? "" : createHash("sha1").update(response.body).digest("hex");
   return `${head} -> ${response.status} ${JSON.stringify(headers)} ${body}`;
 }
 

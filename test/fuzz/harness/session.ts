@@ -6,7 +6,7 @@
 import type { FuzzTransport } from "../fuzz.config.js";
 import type { Profile } from "./generate.js";
 import { runFuzz, type RunResult } from "./run.js";
-import { directHandler, nockFetch, nockHttp, serverHandler, serverSocket, type Transport } from "./transports.js";
+import { directHandler, nockFetch, nockHttp, serverHandler, serverSocket, twinOf, type Transport } from "./transports.js";
 import { buildWorld, type World } from "./world.js";
 
 /** The transports `npm run fuzz` and the CI files run (the handler ones are transport-free). */
@@ -71,7 +71,7 @@ export async function fuzzSession(options: SessionOptions): Promise<SessionResul
   if (!options.twin) return result;
   const twinWorld = await buildWorld(1);
   const twinTransport =
-    transport.origin !== undefined ? serverHandler(twinWorld.doubles, transport.origin, transport) : directHandler(twinWorld.doubles);
+    transport.origin !== undefined ? serverHandler(twinWorld.doubles, transport.origin, transport) : twinOf(directHandler(twinWorld.doubles), transport);
   const twin = await runFuzz({ ...common, world: twinWorld, transport: twinTransport, defectsAs: transport.name });
   return { ...result, twin };
 }

@@ -72,6 +72,9 @@ export function directHandler(doubles: Doubles): Transport {
   return handlerTransport("handler", doubles.handler, doubles.baseUrls());
 }
 
+/** Methods `fetch` upper-cases (the Fetch standard's "normalize a method"). */
+const FETCH_NORMALIZED = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
+
 /** nock + fetch. */
 export function nockFetch(doubles: Doubles): Transport {
   const interception = doubles.intercept();
@@ -80,6 +83,8 @@ export function nockFetch(doubles: Doubles): Transport {
     name: "nock-fetch",
     bases,
     comparable: () => true,
+    // fetch upper-cases the methods of the Fetch standard's normalization list, and no other
+    effective: (r) => (FETCH_NORMALIZED.has(r.method.toUpperCase()) && r.method !== r.method.toUpperCase() ? { ...r, method: r.method.toUpperCase() } : r),
     async send(request, signal) {
       const headers = new Headers();
       for (const [n, v] of request.headers) headers.append(n, v);
@@ -106,6 +111,8 @@ export function nockHttp(doubles: Doubles): Transport {
     name: "nock-http",
     bases,
     comparable: () => true,
+    // node:http's client upper-cases every method
+    effective: (r) => (r.method !== r.method.toUpperCase() ? { ...r, method: r.method.toUpperCase() } : r),
     send(request, signal) {
       const url = urlOf(bases, request);
       const headers: Record<string, string | string[]> = {};
@@ -144,8 +151,8 @@ const HEALTH_PROBE = "GET /v1/sys/health HTTP/1.1\r\nHost: fuzz\r\n\r\n";
 /**
  * The local server over raw sockets (`net.connect`), one keep-alive connection reused while it
  * stays open. Framing: `plain`, `split` (the request in pieces), `chunked` (body in chunks),
- * `pipelined` (a health probe right behind the request in one write), `cl-short`/`cl-long`/
- * `cl-bad`/`cl-te` (Content-Length shorter or longer than the body, not a number, or beside
+ * `pipelined` (a health probe right behind the request in one write), `cl-long`/
+ * `cl-bad`/`cl-te` (Content-Length longer than the body, not a number, or beside
  * Transfer-Encoding).
  */
 export async function serverSocket(doubles: Doubles): Promise<Transport & { readonly origin: string }> {
@@ -198,10 +205,6 @@ export async function serverSocket(doubles: Doubles): Promise<Transport & { read
           payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), ...parts];
           break;
         }
-        case "cl-short":
-          head.push(`Content-Length: ${Math.max(0, body.length - 3)}`);
-          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body.length > 0 ? body : Buffer.from("xyz")];
-          break;
         case "cl-long":
           head.push(`Content-Length: ${body.length + 10}`);
           payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
@@ -219,7 +222,7 @@ export async function serverSocket(doubles: Doubles): Promise<Transport & { read
           payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
       }
       let whole = Buffer.concat(payload);
-      const expect: boolean[] = [request.method.toUpperCase() === "HEAD"];
+      const expect: boolean[] = [request.method === "HEAD"]; // methods are case-sensitive: "head" gets a body
       if (framing === "pipelined") {
         whole = Buffer.concat([whole, Buffer.from(HEALTH_PROBE)]);
         expect.push(false);
@@ -264,9 +267,9 @@ const NODE_SINGLE_HEADERS = new Set([
 /**
  * The request the server's handler receives for a request sent over a raw socket, or undefined
  * when node:http answers (or drops) it itself: a head over 16 KiB (431), a `Content-Length` that is
- * not a number or sits beside `Transfer-Encoding` (400), a body that never completes. A
- * `Content-Length` 3 bytes short cuts the body; a GET with `X-HTTP-Method-Override: LIST` is a LIST
- * (the server's own override).
+ * not a number or sits beside `Transfer-Encoding` (400), a body that never completes. A GET with
+ * `X-HTTP-Method-Override: LIST` is a LIST (the server's own override); of repeated headers node:http
+ * may not join, the first.
  */
 function effective(r: FuzzRequest): FuzzRequest | undefined {
   const head = r.headers.reduce((n, [name, value]) => n + name.length + value.length + 4, r.path.length + r.query.length + 64);
@@ -282,7 +285,6 @@ function effective(r: FuzzRequest): FuzzRequest | undefined {
     return true;
   });
   let out = headers.length === r.headers.length ? r : { ...r, headers };
-  if (r.framing === "cl-short") out = { ...out, body: r.body.subarray(0, Math.max(0, r.body.length - 3)) };
   const override = r.headers.some(([n, v]) => n.toLowerCase() === "x-http-method-override" && v.trim().toUpperCase() === "LIST");
   if (r.method === "GET" && override) out = { ...out, method: "LIST" };
   return out;
@@ -378,7 +380,12 @@ class ResponseReader {
  * request is handed over as the server's handler would receive it through `socket`.
  */
 export function serverHandler(doubles: Doubles, origin: string, socket: Transport): Transport {
-  const direct = handlerTransport("server-handler", doubles.handlerFor(origin), serverBases(doubles, origin));
+  return twinOf(handlerTransport("server-handler", doubles.handlerFor(origin), serverBases(doubles, origin)), socket);
+}
+
+/** `direct` (a handler transport), handed each request as `transport`'s handler receives it. */
+export function twinOf(direct: Transport, transport: Transport): Transport {
+  const socket = transport;
   const reach = (r: FuzzRequest): FuzzRequest | undefined => (socket.effective ? socket.effective(r) : r);
   return {
     ...direct,
