@@ -26,8 +26,9 @@ const nock = (t: FuzzTransport): boolean => t === "nock-fetch" || t === "nock-ht
 export const KNOWN_DEFECTS: readonly KnownDefect[] = [
   {
     id: "deep-json",
-    waitsOn: "issue 8 defect 3 (helper hardening): JSON nested beyond 10,000 levels overflows the stack",
-    matches: (r) => has(r, "json-deep-huge"),
+    waitsOn:
+      "issue 8 defect 3 (helper hardening): deep JSON overflows the stack (beyond 10,000 levels; and 5,000 levels of objects cut short overflow the Go-syntax scanner of malformed JSON: seed 8 index 64328)",
+    matches: (r) => has(r, "json-deep-huge") || has(r, "json-deep"),
   },
   {
     id: "nearest-quadratic",
@@ -44,6 +45,12 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
     waitsOn:
       "new finding, reported to helper hardening (the server's per-connection method rewriter of issue 8 defects 4 and 5): on a keep-alive connection that carried earlier requests, a request whose method node:http does not know (LIST, lower-case, BREW) is sometimes answered 400 by node:http (alone on a fresh connection it gets the service's answer); e.g. seed 9 index 78 and 467 via server-socket",
     matches: (r, t) => t === "server-socket" && !METHODS.includes(r.method),
+  },
+  {
+    id: "acl-read-secret-with-trailing-slash",
+    waitsOn:
+      "new finding, reported (access-control token read): with only acl:read, GET /v1/acl/token/<AccessorID>/ (a trailing slash, or `/.`) answers the real SecretID where the spec says `<hidden>`: seed 8 index 99891",
+    matches: (r) => r.service === "accessControl" && /^\/acl\/tokens?\/[^/]+\/\.?$/.test(r.path.replace(/^\/\.\//, "/")),
   },
 ];
 
