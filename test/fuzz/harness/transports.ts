@@ -285,8 +285,12 @@ function effective(r: FuzzRequest): FuzzRequest | undefined {
     return true;
   });
   let out = headers.length === r.headers.length ? r : { ...r, headers };
-  const override = r.headers.some(([n, v]) => n.toLowerCase() === "x-http-method-override" && v.trim().toUpperCase() === "LIST");
-  if (r.method === "GET" && override) out = { ...out, method: "LIST" };
+  const override = r.headers
+    .filter(([n]) => n.toLowerCase() === "x-http-method-override")
+    .map(([, v]) => v)
+    .join(", ");
+  const isList = override.trim().toUpperCase() === "LIST"; // repeated, node:http joins them: "list, list" is no override
+  if (r.method === "GET" && isList) out = { ...out, method: "LIST" };
   return out;
 }
 
