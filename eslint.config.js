@@ -24,7 +24,7 @@ export default tseslint.config(
     files: ["src/simulator/**/*.ts"],
     ignores: ["src/simulator/kernel/clock.ts"],
     rules: {
-      "no-restricted-syntax": ["error", ...hiddenTime],
+      "no-restricted-syntax": ["error", ...hiddenTime, { selector: "Property[key.name='status'][value.type='Literal'][value.raw=/^[1-5][0-9][0-9]$/]", message: "src/simulator raises a DomainError code; src/interceptors maps it to an HTTP status." }],
       "no-restricted-imports": ["error", {
         paths: [
           { name: "nock", message: "src/simulator knows nothing of HTTP." },

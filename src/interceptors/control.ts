@@ -200,6 +200,8 @@ const STATUS: Readonly<Record<DomainErrorCode, number>> = {
   not_found: 404,
   unsupported: 405,
   conflict: 409,
+  precondition_failed: 409,
+  acl_not_found: 404,
   internal: 500,
   unavailable: 503,
 };

@@ -12,10 +12,12 @@ const STATUS: Readonly<Record<DomainErrorCode, number>> = {
   malformed: 400,
   unauthenticated: 403,
   forbidden: 403,
+  acl_not_found: 403,
   not_found: 404,
   unsupported: 405,
   invalid: 500,
   conflict: 500,
+  precondition_failed: 500,
   internal: 500,
   unavailable: 503,
 };

@@ -14,6 +14,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = Object.freeze({
   forbidden: 404,
   not_found: 404,
   conflict: 409,
+  // Force-execute preconditions (the spec's 403).
+  precondition_failed: 403,
+  acl_not_found: 404,
   invalid: 422,
   malformed: 422,
   unsupported: 404,

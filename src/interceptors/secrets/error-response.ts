@@ -10,6 +10,8 @@ const STATUS: Readonly<Record<DomainError["code"], number>> = Object.freeze({
   invalid: 400,
   malformed: 400,
   conflict: 400,
+  precondition_failed: 400,
+  acl_not_found: 403,
   unauthenticated: 403,
   forbidden: 403,
   not_found: 404,

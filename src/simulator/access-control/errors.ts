@@ -2,7 +2,7 @@
  * Domain errors of the access-control service, in the real service's own words (FIDELITY.md
  * "Access control"). The interceptor turns them into plain-text answers: `invalid` and `conflict`
  * become the 500 the real service answers for semantic validation failures, `malformed` a 400,
- * `not_found` a 404, `forbidden`/`unauthenticated` a 403, unless `status` says otherwise.
+ * `not_found` a 404, `forbidden`/`unauthenticated`/`acl_not_found` a 403.
  */
 import { DomainError, type DomainErrorCode } from "../kernel/errors.js";
 import { ACCESS_CONTROL } from "./state.js";
@@ -12,7 +12,7 @@ export function aclError(
   code: DomainErrorCode,
   operation: string,
   message: string,
-  extra: { resource?: string; status?: number } = {},
+  extra: { resource?: string } = {},
 ): DomainError {
   return new DomainError({ code, service: ACCESS_CONTROL, operation, message, ...extra });
 }

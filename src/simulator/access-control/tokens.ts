@@ -300,7 +300,7 @@ export function updateToken(ctx: Ctx, scope: RequestScope, accessorId: string, i
  * Clones a token (`PUT /acl/token/:AccessorID/clone`): a new AccessorID and SecretID with the
  * source's links, identities, locality and expiry; `description` replaces the description when
  * non-empty. Needs `acl:write`.
- * @throws {DomainError} `not_found` answered as 403 `ACL not found` for an unknown or expired
+ * @throws {DomainError} `acl_not_found` (403 `ACL not found`) for an unknown or expired
  * source, `invalid` for a token created by login or an expiry now too close.
  * @example cloneToken(ctx, { secret: bootstrapSecret }, accessorId, { description: "copy" })
  */
@@ -317,7 +317,7 @@ export function cloneToken(
   requireAcl(ctx.state, caller, namespace, "write", operation);
   const source = liveTokenByAccessor(ctx.state, accessorId, ctx.now);
   if (!source || source.namespace !== namespace) {
-    throw aclError("not_found", operation, "ACL not found", { resource: accessorId, status: 403 });
+    throw aclError("acl_not_found", operation, "ACL not found", { resource: accessorId });
   }
   if (source.authMethod !== "") throw invalid(operation, "Cannot clone a token created from an auth method", accessorId);
   const record = setToken(

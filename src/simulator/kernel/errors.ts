@@ -9,6 +9,10 @@
  * - `forbidden`: the credential may not do this;
  * - `not_found`: the resource does not exist (or is hidden from the caller);
  * - `conflict`: the resource is in a state that does not allow the operation;
+ * - `precondition_failed`: the resource's state does not allow the operation, and the service
+ *   refuses it as a permission failure rather than a conflict (run orchestration's force-execute);
+ * - `acl_not_found`: an ACL object the request names (not the caller's own credential) does not
+ *   exist, and the service reports it as an ACL failure (access control's clone: `ACL not found`);
  * - `invalid`: the input breaks a validation rule;
  * - `malformed`: the request cannot be decoded at all;
  * - `unsupported`: the operation does not exist for this resource;
@@ -20,6 +24,8 @@ export type DomainErrorCode =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "precondition_failed"
+  | "acl_not_found"
   | "invalid"
   | "malformed"
   | "unsupported"
@@ -43,7 +49,11 @@ export interface DomainErrorInit {
   pointer?: string;
   /** A short title the service uses for this kind of error, when it differs from the default. */
   title?: string;
-  /** An explicit status to answer with where the service departs from the code's usual status. */
+  /**
+   * An explicit HTTP status, set only by src/interceptors (wire-level refusals such as a logout
+   * without a token). The simulator never sets it: each case has its own {@link DomainErrorCode},
+   * mapped to a status by the service's error function (an ESLint rule enforces it).
+   */
   status?: number;
 }
 

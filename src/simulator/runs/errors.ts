@@ -3,7 +3,7 @@
  * interceptor renders them as JSON:API error documents in one place (`interceptors/runs/errors.ts`):
  * `unauthenticated` -> 401, `not_found` and `forbidden` -> 404 (the service hides existence),
  * `conflict` -> 409 `transition not allowed`, `invalid` -> 422 `invalid attribute` with
- * `source.pointer`, and an explicit `status` where the spec departs (403 on force-execute).
+ * `source.pointer`; force-execute preconditions are `precondition_failed` (the interceptor answers 403).
  */
 import { DomainError } from "../kernel/errors.js";
 
@@ -48,10 +48,10 @@ export function invalidAttribute(operation: string, pointer: string, message: st
 }
 
 /**
- * 403 `forbidden`, where the spec answers 403 (force-execute preconditions).
+ * `precondition_failed` (the interceptor answers 403 `forbidden`, as the spec does): force-execute preconditions.
  * @example
  * throw forbidden("force-execute run", "run-abc", "planning", "Run is not pending; force-execute not allowed");
  */
 export function forbidden(operation: string, resource: string, state: string, message: string): DomainError {
-  return new DomainError({ code: "forbidden", service: RUNS, operation, resource, state, message, status: 403, title: "forbidden" });
+  return new DomainError({ code: "precondition_failed", service: RUNS, operation, resource, state, message });
 }

@@ -12,6 +12,7 @@ export const SECRETS = "secrets";
  * @param code - the kind of failure (`invalid` -> 400, `forbidden` -> 403, `not_found` -> 404, ...).
  * @param operation - what failed, e.g. `write managed key`.
  * @param message - the real service's wording (the string that lands in `errors`).
+ * @param extra - `status` is for src/interceptors only (wire-level refusals); the simulator never sets it.
  * @example throw secretsError("invalid", "write role", "missing ip");
  */
 export function secretsError(

@@ -21,7 +21,7 @@ export function cloudBadRequest(operation: string, message: string, resource?: s
  * @example throw cloudInternal("rotate root credentials", "no configuration found for config/root")
  */
 export function cloudInternal(operation: string, message: string, resource?: string): DomainError {
-  return secretsError("internal", operation, message, resource === undefined ? { status: 500 } : { resource, status: 500 });
+  return secretsError("internal", operation, message, resource === undefined ? {} : { resource });
 }
 
 /**
