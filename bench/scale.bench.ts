@@ -11,7 +11,7 @@ import type { AccessControlScenario } from "../src/scenarios/access-control/scen
 import { DoublesCore } from "../src/scenarios/doubles-core.js";
 import { createDoubles, type Doubles } from "../src/scenarios/doubles.js";
 import { authenticate } from "../src/simulator/runs/access.js";
-import { listRuns } from "../src/simulator/runs/runs.js";
+import { listRunsPage } from "../src/simulator/runs/runs.js";
 import type { RunsState } from "../src/simulator/runs/state.js";
 import { demoPlugin } from "../test/support/demo-service.js";
 import { row, type Measure } from "./table.js";
@@ -50,8 +50,8 @@ function runsStored(count: number) {
     doubles,
     create: () => doubles.handler.handle({ method: "POST", url: new URL(`${api}/runs`), headers, body }),
     list: () => doubles.handler.handle({ method: "GET", url: new URL(`${api}/workspaces/${ws.id}/runs`), headers, body: new Uint8Array() }),
-    /** Page 1 (20 runs) as the simulator serves it to the route. */
-    page1: () => doubles.sim.read<RunsState, number>("runs", (ctx) => listRuns(ctx.state, authenticate(ctx.state, token, "list runs"), ws.id, {}).slice(0, 20).length),
+    /** Page 1 (20 runs) and the total count, as the simulator serves them to the route. */
+    page1: () => doubles.sim.read<RunsState, number>("runs", (ctx) => listRunsPage(ctx.state, authenticate(ctx.state, token, "list runs"), ws.id, {}, 0, 20).totalCount),
   };
 }
 

@@ -115,11 +115,20 @@ export interface Page<T> {
  * paginate(runs, { number: 2, size: 20 }, request.url).meta.pagination["prev-page"] // 1
  */
 export function paginate<T>(all: readonly T[], request: PageRequest, url: URL): Page<T> {
-  const totalCount = all.length;
+  const start = (request.number - 1) * request.size;
+  return pageOf(all.slice(start, start + request.size), all.length, request, url);
+}
+
+/**
+ * The requested page when the caller already cut it: `items` are the page's own (at most
+ * `request.size`, starting at `(number - 1) * size` of the whole list), `totalCount` the whole
+ * list's length. Same document as {@link paginate} over the whole list.
+ * @example
+ * pageOf(runsOfPage2, 57, { number: 2, size: 20 }, request.url).meta.pagination["total-pages"] // 3
+ */
+export function pageOf<T>(items: readonly T[], totalCount: number, request: PageRequest, url: URL): Page<T> {
   const totalPages = Math.max(1, Math.ceil(totalCount / request.size));
   const current = request.number;
-  const start = (current - 1) * request.size;
-  const items = all.slice(start, start + request.size);
   const prev = current > 1 ? Math.min(current - 1, totalPages) : null;
   const next = current < totalPages ? current + 1 : null;
   const link = (page: number): string => {

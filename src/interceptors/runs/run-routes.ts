@@ -7,11 +7,11 @@ import type { Route, RouteContext } from "../http.js";
 import type { Caller } from "../../simulator/runs/access.js";
 import { invalidAttribute, notFound } from "../../simulator/runs/errors.js";
 import { applyRun, cancelRun, discardRun, forceCancelRun, forceExecuteRun } from "../../simulator/runs/run-actions.js";
-import { createRun, listRuns, visibleRun, type CreateRunInput } from "../../simulator/runs/runs.js";
+import { createRun, listRunsPage, visibleRun, type CreateRunInput } from "../../simulator/runs/runs.js";
 import type { Run, RunsState } from "../../simulator/runs/state.js";
 import type { OperationContext } from "../../simulator/kernel/simulator.js";
 import { readAs, updateAs } from "./context.js";
-import { commaList, document, includes, noContent, pageRequest, paginate, uniqueResources } from "./json-api.js";
+import { commaList, document, includes, noContent, pageOf, pageRequest, uniqueResources } from "./json-api.js";
 import { actionComment, jsonBody, readData, relationshipId } from "./request.js";
 import { RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, serializeRun, serializeUser } from "./serializers.js";
 
@@ -87,15 +87,16 @@ export const runRoutes: readonly Route[] = [
       readAs(ctx, "list runs", ({ sim, caller, out }) => {
         const include = includes(ctx.query, RUN_INCLUDES);
         const q = ctx.query;
-        const runs = listRuns(sim.state, caller, ctx.params.workspace_id ?? "", {
+        const pageRequested = pageRequest(q);
+        const { runs, totalCount } = listRunsPage(sim.state, caller, ctx.params.workspace_id ?? "", {
           operations: commaList(q, "filter[operation]"),
           statuses: commaList(q, "filter[status]"),
           sources: commaList(q, "filter[source]"),
           ...(q.get("search[user]") !== null ? { user: q.get("search[user]") ?? "" } : {}),
           ...(q.get("search[commit]") !== null ? { commit: q.get("search[commit]") ?? "" } : {}),
           ...(q.get("search[basic]") !== null ? { basic: q.get("search[basic]") ?? "" } : {}),
-        });
-        const page = paginate(runs, pageRequest(q), ctx.request.url);
+        }, (pageRequested.number - 1) * pageRequested.size, pageRequested.size);
+        const page = pageOf(runs, totalCount, pageRequested, ctx.request.url);
         const included = uniqueResources(page.items.flatMap((run) => runIncluded(out, run, include)));
         return document(200, {
           data: page.items.map((run) => serializeRun(out, run, { single: false })),

@@ -52,7 +52,7 @@ export {
   type ConfigurationVersionInput,
   type UploadResult,
 } from "./configuration-versions.js";
-export { createRun, listRuns, operationOf, queueRun, runActions, runPermissions, visibleRun, type CreateRunInput, type RunActions, type RunListQuery, type RunPermissions } from "./runs.js";
+export { createRun, listRuns, listRunsPage, type RunListPage, operationOf, queueRun, runActions, runPermissions, visibleRun, type CreateRunInput, type RunActions, type RunListQuery, type RunPermissions } from "./runs.js";
 export { applyRun, cancelRun, discardRun, forceCancelRun, forceExecuteRun, type RunAction } from "./run-actions.js";
 export { autoApplies, dispatch, isDiscardable, isPaused, needsWorkspace, nextAutomatic, step } from "./progression.js";
 export {

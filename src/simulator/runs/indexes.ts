@@ -19,7 +19,7 @@ export type { RunsIndexes };
  * @example const state = { ...fields, indexes: emptyIndexes() };
  */
 export function emptyIndexes(): RunsIndexes {
-  return { runsByWorkspace: {}, runsByConfigurationVersion: {}, workspaceByName: {}, versionByUploadToken: {} };
+  return { runsByWorkspace: {}, listedRunsByWorkspace: {}, runsByConfigurationVersion: {}, workspaceByName: {}, versionByUploadToken: {} };
 }
 
 /**
@@ -31,6 +31,7 @@ export function indexes(state: RunsState): RunsIndexes {
   const built = emptyIndexes();
   for (const run of Object.values(state.runs).sort((a, b) => a.seq - b.seq)) {
     (built.runsByWorkspace[run.workspaceId] ??= []).push(run.id);
+    if (!run.planOnly) (built.listedRunsByWorkspace[run.workspaceId] ??= []).push(run.id);
     (built.runsByConfigurationVersion[run.configurationVersionId] ??= []).push(run.id);
   }
   for (const workspace of Object.values(state.workspaces)) built.workspaceByName[workspaceKey(workspace.organization, workspace.name)] = workspace.id;

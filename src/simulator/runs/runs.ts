@@ -16,6 +16,7 @@ import {
   type Phase,
   type Run,
   type RunOperation,
+  RUN_OPERATIONS,
   type RunSource,
   type RunVariable,
   type RunsState,
@@ -216,6 +217,7 @@ export function queueRun(ctx: Ctx, input: QueueRunInput): Run {
   state.runs[id] = run;
   const lookup = indexes(state);
   (lookup.runsByWorkspace[workspace.id] ??= []).push(id);
+  if (!run.planOnly) (lookup.listedRunsByWorkspace[workspace.id] ??= []).push(id);
   (lookup.runsByConfigurationVersion[version.id] ??= []).push(id);
   if (!version.provisional) workspace.latestConfigurationVersionId = version.id;
   if (needsWorkspace(run)) dispatch(ctx, workspace);
@@ -282,6 +284,54 @@ export function listRuns(state: RunsState, caller: Caller, workspaceId: string, 
     if (run !== undefined && matches(state, run, query)) out.push(run);
   }
   return out;
+}
+
+/** One page of the workspace run list (see {@link listRunsPage}). */
+export interface RunListPage {
+  /** The page's runs, newest first. */
+  readonly runs: Run[];
+  /** How many runs match the query in all (every page). */
+  readonly totalCount: number;
+}
+
+/**
+ * Runs `offset` to `offset + limit - 1` (0-based, newest first) of the workspace's runs matching
+ * `query`, and how many match in all: the same runs as `listRuns(...).slice(offset, offset + limit)`.
+ * The default list (no filter, no search) and a list filtered on every operation are served from
+ * the creation-ordered indexes in time proportional to the page; any other filter or search
+ * (status, source, a subset of operations, user, commit, basic) scans the workspace's runs.
+ * @param offset - 0-based index of the page's first run in the whole list.
+ * @param limit - largest number of runs returned.
+ * @throws {DomainError} `not_found` for an unknown or invisible workspace.
+ * @example
+ * listRunsPage(ctx.state, caller, "ws-abc", {}, 20, 20) // page 2 of 20: { runs: [...], totalCount: 57 }
+ */
+export function listRunsPage(state: RunsState, caller: Caller, workspaceId: string, query: RunListQuery, offset: number, limit: number): RunListPage {
+  const ids = indexedIds(state, workspaceId, query);
+  if (ids === undefined) {
+    const all = listRuns(state, caller, workspaceId, query);
+    return { runs: all.slice(offset, offset + limit), totalCount: all.length };
+  }
+  const workspace = state.workspaces[workspaceId];
+  if (workspace === undefined) throw notFound("list runs", workspaceId);
+  requireCapability(state, caller, workspace, "read-runs", "list runs", workspaceId, { organizationTokens: "allowed" });
+  const runs: Run[] = [];
+  for (let i = ids.length - 1 - offset; i >= 0 && runs.length < limit; i--) {
+    const run = state.runs[ids[i] as string];
+    if (run !== undefined) runs.push(run);
+  }
+  return { runs, totalCount: ids.length };
+}
+
+/** The index whose runs are exactly those matching `query`, or undefined when the query needs a scan. */
+function indexedIds(state: RunsState, workspaceId: string, query: RunListQuery): readonly string[] | undefined {
+  const filtered = (list: readonly string[] | undefined) => list !== undefined && list.length > 0;
+  if (filtered(query.statuses) || filtered(query.sources)) return undefined;
+  if (present(query.user) !== undefined || present(query.commit) !== undefined || present(query.basic) !== undefined) return undefined;
+  const lookup = indexes(state);
+  if (!filtered(query.operations)) return lookup.listedRunsByWorkspace[workspaceId] ?? [];
+  if (RUN_OPERATIONS.every((operation) => query.operations?.includes(operation))) return lookup.runsByWorkspace[workspaceId] ?? [];
+  return undefined;
 }
 
 function matches(state: RunsState, run: Run, query: RunListQuery): boolean {

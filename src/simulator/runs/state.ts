@@ -379,6 +379,11 @@ export function nextSeq(state: RunsState): number {
 export interface RunsIndexes {
   /** Workspace id -> its run ids, oldest first (creation order, which is `seq` order). */
   runsByWorkspace: Record<string, string[]>;
+  /**
+   * Workspace id -> the ids of its runs the workspace run list shows by default (every run but
+   * plan-only ones), oldest first: page N of the default list is a slice, its length the total.
+   */
+  listedRunsByWorkspace: Record<string, string[]>;
   /** Configuration version id -> the ids of the runs that use it, oldest first. */
   runsByConfigurationVersion: Record<string, string[]>;
   /** `organization/name` -> workspace id. */
