@@ -46,12 +46,6 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
       "new finding, reported to helper hardening (the server's per-connection method rewriter of issue 8 defects 4 and 5): on a keep-alive connection that carried earlier requests, a request whose method node:http does not know (LIST, lower-case, BREW) is sometimes answered 400 by node:http (alone on a fresh connection it gets the service's answer); e.g. seed 9 index 78 and 467 via server-socket",
     matches: (r, t) => t === "server-socket" && !METHODS.includes(r.method),
   },
-  {
-    id: "acl-read-secret-with-trailing-slash",
-    waitsOn:
-      "new finding, reported (access-control token read): with only acl:read, GET /v1/acl/token/<AccessorID>/ (a trailing slash, or `/.`) answers the real SecretID where the spec says `<hidden>`: seed 8 index 99891",
-    matches: (r) => r.service === "accessControl" && /^\/acl\/tokens?\/[^/]+\/\.?$/.test(r.path.replace(/^\/\.\//, "/")),
-  },
 ];
 
 /**

@@ -105,6 +105,25 @@ describe("the fuzz's oracles", () => {
     expect(leaks.map((v) => v.detail).join("\n")).toMatch(/in a 403 to a \w+ caller/);
   });
 
+  it("do not call a SecretID a leak once the episode gave the under-privileged token acl:write (seed 8 index 99891)", async () => {
+    // Index 99890 (a privileged PUT) gives the token-without-policies acl-write; 99891 reads the
+    // bootstrap token with it: the SecretID is its due, not a leak.
+    const result = await runFuzz({ seed: 8, start: 99_891, count: 1, world, transport: directHandler(world.doubles), profile: "portable", knownDefects: [], exactly: true });
+    expect(result.transcript[0]).toMatch(/^99891 GET accessControl\.api\/acl\/token\/[0-9a-f-]+\/\. -> 200 /);
+    expect(result.findings).toEqual([]);
+  });
+
+  it("replay exactly the index asked, even one a known defect skips, and name the last index sent", async () => {
+    const index = 150;
+    const skipAll = [{ id: "all", waitsOn: "test", matches: () => true }];
+    const alone = await runFuzz({ seed: SEED, start: index, count: 1, world, transport: directHandler(world.doubles), profile: "portable", knownDefects: skipAll, exactly: true });
+    expect(alone.transcript).toHaveLength(1);
+    expect(alone.transcript[0]).toMatch(new RegExp(`^${index} `));
+    expect(alone.lastIndex).toBe(index);
+    const stopped = await run(planted(async () => ({ status: 500, headers: { "x-infra-doubles-bug": "1" }, body: new Uint8Array() })), { maxFindings: 1 });
+    expect(stopped.lastIndex).toBe(PLANT_AT);
+  });
+
   it("report different bytes for the same seed (transcripts compared)", async () => {
     let calls = 0;
     const flaky = planted(async (_r, real) => {

@@ -384,7 +384,7 @@ export function generate(options: GenerateOptions): FuzzRequest {
       mutations.push(name);
     }
   }
-  if (profile === "portable" && (draft.method === "GET" || draft.method === "HEAD")) draft.body = new Uint8Array(); // fetch refuses a body there
+  if (profile === "portable" && /^(get|head)$/i.test(draft.method)) draft.body = new Uint8Array(); // fetch refuses a body there (it upper-cases get and head first)
   if (profile === "socket") {
     draft.framing = rng.weighted<Framing>([["plain", 40], ["split", 15], ["chunked", 15], ["pipelined", 15], ["cl-long", 5], ["cl-bad", 5], ["cl-te", 5]]);
   }

@@ -4,6 +4,8 @@
  * entitled to it. (Crashes, hangs and determinism are watched by the runner.)
  */
 import { createHash } from "node:crypto";
+import { hasAcl, liveTokenBySecret } from "../../../src/simulator/access-control/authorization.js";
+import type { AccessControlState } from "../../../src/simulator/access-control/state.js";
 import type { Simulator, SimulatorSnapshot } from "../../../src/simulator/kernel/simulator.js";
 import type { FuzzRequest } from "./generate.js";
 import type { ServiceKey } from "./world.js";
@@ -157,6 +159,20 @@ export function checkAnswer(response: FuzzResponse): Violation[] {
   return out;
 }
 
+/**
+ * Whether the caller is privileged in the state before the request: its class, or an
+ * under-privileged access-control token an earlier request of the episode gave `acl:write` (a
+ * privileged `PUT /acl/token/:AccessorID` with the `acl-write` policy): such a caller is entitled
+ * to SecretIDs (seed 8 index 99891 was that, not a leak).
+ */
+export function callerPrivileged(request: FuzzRequest, services: SimulatorSnapshot, now: number): boolean {
+  if (request.tokenClass === "privileged") return true;
+  if (request.tokenClass !== "under" || request.service !== "accessControl" || request.token === undefined) return false;
+  const state = (services.services as Record<string, unknown>)["access-control"] as AccessControlState | undefined;
+  const token = state === undefined ? undefined : liveTokenBySecret(state, request.token, now);
+  return state !== undefined && token !== undefined && hasAcl(state, token, token.namespace, "write");
+}
+
 /** A failed request (status >= 400, or no answer) must leave the state as it was. */
 export function checkState(status: number | undefined, before: string, after: string): Violation[] {
   if ((status === undefined || status >= 400) && before !== after) {
@@ -170,11 +186,11 @@ export function checkState(status: number | undefined, before: string, after: st
  * itself or holds a privileged token of the service that keeps the secret and was answered with
  * success.
  */
-export function checkLeak(request: FuzzRequest, response: FuzzResponse, held: readonly HeldSecret[]): Violation[] {
+export function checkLeak(request: FuzzRequest, response: FuzzResponse, held: readonly HeldSecret[], privileged = request.tokenClass === "privileged"): Violation[] {
   if (held.length === 0) return [];
   const answer = `${Object.entries(response.headers).map(([n, v]) => `${n}: ${v}`).join("\n")}\n${Buffer.from(response.body).toString("latin1")}`;
   const sent = `${request.path}?${request.query}\n${request.headers.map(([n, v]) => `${n}: ${v}`).join("\n")}\n${Buffer.from(request.body).toString("latin1")}`;
-  const entitled = (s: HeldSecret): boolean => request.tokenClass === "privileged" && response.status < 400 && s.service === request.service;
+  const entitled = (s: HeldSecret): boolean => privileged && response.status < 400 && s.service === request.service;
   const out: Violation[] = [];
   for (const secret of held) {
     if (entitled(secret) || sent.includes(secret.value)) continue;

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { EPISODE, HANG_MS, KNOWN_DEFECTS, type FuzzTransport, type KnownDefect } from "../fuzz.config.js";
 import { describeRequest, endpointsOf, generate, type Endpoint, type FuzzRequest, type Profile } from "./generate.js";
-import { checkAnswer, checkLeak, checkState, heldSecrets, liveServices, liveStateHash, type FuzzResponse, type HeldSecret, type Violation } from "./oracles.js";
+import { callerPrivileged, checkAnswer, checkLeak, checkState, heldSecrets, liveServices, liveStateHash, type FuzzResponse, type HeldSecret, type Violation } from "./oracles.js";
 import type { Transport } from "./transports.js";
 import type { World, WorldIds } from "./world.js";
 
@@ -38,7 +38,7 @@ export interface RunResult {
   /** The last index generated. */
   readonly lastIndex: number;
   /** The last request sent, described, and its answer (what a replay shows). */
-  readonly last?: { readonly request: string; readonly response: string };
+  readonly last?: { readonly request: string; readonly response: string; readonly sent: FuzzRequest };
 }
 
 /** Options of {@link runFuzz}. */
@@ -58,6 +58,11 @@ export interface RunOptions {
   readonly hangMs?: number;
   /** Called after each request (the planted-violation tests use it to break things). */
   readonly afterEach?: (request: FuzzRequest) => void;
+  /**
+   * Send `start` itself and nothing after it, even when a known defect matches it (a replay):
+   * earlier indexes of its episode still run, and skip as in the run that found it.
+   */
+  readonly exactly?: boolean;
   /** Stop after this many findings (default 20). */
   readonly maxFindings?: number;
 }
@@ -161,6 +166,7 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
   const began = performance.now();
   const cpuBefore = process.cpuUsage();
   let index: number;
+  let lastIndex = options.start - 1;
   let last: RunResult["last"];
   let sent = 0;
   let pools = freshPools(world.ids);
@@ -168,7 +174,9 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
   let hash = "";
   const first = options.start - (options.start % EPISODE);
   try {
-    for (index = first; sent < options.count && index < options.start + options.count * 4; index++) {
+    const end = options.exactly ? options.start + 1 : options.start + options.count * 4;
+    for (index = first; sent < options.count && index < end; index++) {
+      lastIndex = index;
       if (index % EPISODE === 0 || index === first) {
         world.doubles.restore(world.initial);
         pools = freshPools(world.ids);
@@ -176,7 +184,7 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
       }
       const ids: WorldIds = { tokens: world.ids.tokens, pools };
       const request = generate({ seed, index, endpoints, ids, profile });
-      const defect = known.find((d) => d.matches(request, options.defectsAs ?? transport.name));
+      const defect = options.exactly && index === options.start ? undefined : known.find((d) => d.matches(request, options.defectsAs ?? transport.name));
       if (defect) {
         if (index >= reportFrom) skipped[defect.id] = (skipped[defect.id] ?? 0) + 1;
         continue;
@@ -185,6 +193,7 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
       if (hash === "") hash = liveStateHash(sim);
       const before = hash;
       if (secretsFor?.hash !== before) secretsFor = { hash: before, held: heldSecrets(liveServices(sim)) };
+      const privileged = callerPrivileged(request, liveServices(sim), sim.clock.now());
       const abort = new AbortController();
       let timer: NodeJS.Timeout | undefined;
       const violations: Violation[] = [];
@@ -214,13 +223,13 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
       hash = liveStateHash(sim);
       violations.push(...checkState(response?.status, before, hash));
       if (response !== undefined) {
-        violations.push(...checkAnswer(response), ...checkLeak(request, response, secretsFor.held));
+        violations.push(...checkAnswer(response), ...checkLeak(request, response, secretsFor.held, privileged));
         harvest(pools, response);
       }
       options.afterEach?.(request);
       if (index < reportFrom || index < options.start) continue;
       sent++;
-      last = { request: describeRequest(request), response: describeResponse(response) };
+      last = { request: describeRequest(request), response: describeResponse(response), sent: request };
       const klass = response === undefined ? "none" : `${Math.floor(response.status / 100)}xx`;
       statuses[klass] = (statuses[klass] ?? 0) + 1;
       transcript.push(transport.comparable(request) ? transcriptLine(request, response) : `${request.index} (answered by the transport itself: framing ${request.framing ?? ""})`);
@@ -241,7 +250,7 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
     crashes.stop();
   }
   const cpu = process.cpuUsage(cpuBefore);
-  return { sent, skipped, findings, transcript, statuses, ms: Math.round(performance.now() - began), cpuMs: Math.round((cpu.user + cpu.system) / 1000), lastIndex: index - 1, ...(last ? { last } : {}) };
+  return { sent, skipped, findings, transcript, statuses, ms: Math.round(performance.now() - began), cpuMs: Math.round((cpu.user + cpu.system) / 1000), lastIndex, ...(last ? { last } : {}) };
 }
 
 /** A findings report, one block per finding. */

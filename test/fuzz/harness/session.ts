@@ -22,6 +22,8 @@ export interface SessionOptions {
   readonly twin?: boolean;
   readonly reportFrom?: number;
   readonly maxFindings?: number;
+  /** Replay: send `start` alone (after its episode's earlier indexes), even if a known defect matches it. */
+  readonly exactly?: boolean;
 }
 
 /** What a session did. */
@@ -61,6 +63,7 @@ export async function fuzzSession(options: SessionOptions): Promise<SessionResul
     profile: profileOf(transport.name),
     ...(options.reportFrom !== undefined ? { reportFrom: options.reportFrom } : {}),
     ...(options.maxFindings !== undefined ? { maxFindings: options.maxFindings } : {}),
+    ...(options.exactly ? { exactly: true } : {}),
   };
   let result: RunResult;
   try {

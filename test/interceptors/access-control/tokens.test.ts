@@ -230,6 +230,22 @@ describeEachTransport("access-control: token read, self, list", (t) => {
     });
   });
 
+  it("hides the SecretID from an acl:read caller whatever the path's spelling (fuzz seed 8 index 99891), and shows it once a write gives that token acl:write", async () => {
+    const h = await startAcl(t);
+    const { reader } = withReaders(h);
+    const bootstrap = h.acl.bootstrapToken.accessorId;
+    for (const suffix of ["", "/", "/.", "?expanded", "/?expanded"]) {
+      const answer = await h.call("GET", `/acl/token/${bootstrap}${suffix}`, { token: reader.secretId });
+      expect({ suffix, leaked: answer.text.includes(h.root) }).toEqual({ suffix, leaked: false });
+    }
+    // What the fuzz saw: the episode's index 99890 (a privileged PUT) gave its "under" token acl-write.
+    const none = h.acl.createToken({ description: "nothing" });
+    const update = await h.call("PUT", `/acl/token/${none.accessorId}`, { body: { Description: "fuzz", Policies: [{ Name: "acl-write" }] } });
+    expect(update.status).toBe(200);
+    const now = await h.call("GET", `/acl/token/${bootstrap}/.`, { token: none.secretId });
+    expect(now.text).toContain(h.root);
+  });
+
   it("shows the SecretID to acl:write callers and <hidden> to acl:read callers, on read and list", async () => {
     const h = await startAcl(t);
     const { reader, writer } = withReaders(h);
