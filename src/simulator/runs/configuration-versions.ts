@@ -205,7 +205,8 @@ export function pushCommit(ctx: Ctx, input: CommitInput): ConfigurationVersion {
   if (!/^[0-9a-f]{7,40}$/i.test(sha)) throw new UsageError(`runs: commit sha ${JSON.stringify(sha)} is not hexadecimal`);
   const branch = input.branch ?? repo.branch;
   const username = input.senderUsername ?? "octocat";
-  const sender = Object.values(ctx.state.users).find((u) => u.username === username) ?? createVcsUser(ctx, username);
+  const known = indexes(ctx.state).userByUsername[username];
+  const sender = (known === undefined ? undefined : ctx.state.users[known]) ?? createVcsUser(ctx, username);
   const pr = input.pullRequest ?? null;
   const id = ctx.ids.prefixed("cv-");
   const iaId = ctx.ids.prefixed("ia-");
@@ -283,6 +284,7 @@ function createVcsUser(ctx: Ctx, username: string): { id: string } {
     organizationAccess: {},
     createdAt: ctx.now,
   };
+  indexes(ctx.state).userByUsername[username] = id;
   return { id };
 }
 

@@ -64,8 +64,8 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
   const org = ctx.state.organizations[input.organization];
   if (!org) throw new UsageError(`runs: unknown organization "${input.organization}"`);
   const id = ctx.ids.prefixed("ws-");
-  const name = input.name ?? `workspace-${Object.keys(ctx.state.workspaces).length + 1}`;
   const lookup = indexes(ctx.state);
+  const name = input.name ?? `workspace-${lookup.workspaceCount + 1}`;
   if (lookup.workspaceByName[workspaceKey(org.name, name)] !== undefined) {
     throw new UsageError(`runs: workspace "${name}" already exists in organization "${org.name}"`);
   }
@@ -102,6 +102,7 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
   };
   ctx.state.workspaces[id] = workspace;
   lookup.workspaceByName[workspaceKey(org.name, name)] = id;
+  lookup.workspaceCount += 1;
   return workspace;
 }
 
@@ -156,7 +157,7 @@ export interface UserInput {
 export function createUser(ctx: Ctx, input: UserInput = {}): User {
   const id = ctx.ids.prefixed("user-");
   const username = input.username ?? `user-${ctx.ids.string(6, "abcdefghijklmnopqrstuvwxyz0123456789")}`;
-  if (Object.values(ctx.state.users).some((u) => u.username === username)) throw new UsageError(`runs: username "${username}" is taken`);
+  if (indexes(ctx.state).userByUsername[username] !== undefined) throw new UsageError(`runs: username "${username}" is taken`);
   for (const [org, level] of Object.entries(input.organizationAccess ?? {})) {
     if (!ctx.state.organizations[org]) throw new UsageError(`runs: unknown organization "${org}"`);
     checkLevel(level);
@@ -172,6 +173,7 @@ export function createUser(ctx: Ctx, input: UserInput = {}): User {
     createdAt: ctx.now,
   };
   ctx.state.users[id] = user;
+  indexes(ctx.state).userByUsername[username] = id;
   for (const [workspaceId, level] of Object.entries(input.permissions ?? {})) grant(ctx, id, workspaceId, level);
   return user;
 }

@@ -2,7 +2,7 @@
  * Lookups kept beside the run orchestration state, so that an operation finds what it needs
  * without scanning everything stored: a workspace's runs in creation order (the queue, run lists),
  * a configuration version's runs, a workspace by organization and name, a configuration version
- * by its one-shot upload token.
+ * by its one-shot upload token, a user by username, the number of workspaces.
  *
  * They are part of the state (plain data): the operations that change what they index keep them
  * up to date, a failed request's changes to them are undone with the rest, and a snapshot carries
@@ -19,7 +19,7 @@ export type { RunsIndexes };
  * @example const state = { ...fields, indexes: emptyIndexes() };
  */
 export function emptyIndexes(): RunsIndexes {
-  return { runsByWorkspace: {}, listedRunsByWorkspace: {}, runsByConfigurationVersion: {}, workspaceByName: {}, versionByUploadToken: {} };
+  return { runsByWorkspace: {}, listedRunsByWorkspace: {}, runsByConfigurationVersion: {}, workspaceByName: {}, versionByUploadToken: {}, userByUsername: {}, workspaceCount: 0 };
 }
 
 /**
@@ -35,6 +35,8 @@ export function indexes(state: RunsState): RunsIndexes {
     (built.runsByConfigurationVersion[run.configurationVersionId] ??= []).push(run.id);
   }
   for (const workspace of Object.values(state.workspaces)) built.workspaceByName[workspaceKey(workspace.organization, workspace.name)] = workspace.id;
+  built.workspaceCount = Object.keys(state.workspaces).length;
+  for (const user of Object.values(state.users)) built.userByUsername[user.username] ??= user.id;
   for (const version of Object.values(state.configurationVersions)) {
     if (version.uploadToken !== null) built.versionByUploadToken[version.uploadToken] = version.id;
   }

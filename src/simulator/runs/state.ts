@@ -390,4 +390,8 @@ export interface RunsIndexes {
   workspaceByName: Record<string, string>;
   /** Upload token not used yet -> configuration version id. */
   versionByUploadToken: Record<string, string>;
+  /** Username -> user id (usernames are unique). */
+  userByUsername: Record<string, string>;
+  /** How many workspaces are stored (none is ever removed): the default name's number. */
+  workspaceCount: number;
 }
