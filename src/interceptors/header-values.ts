@@ -58,3 +58,65 @@ export function encodeHeaderValues(headers: Readonly<Record<string, string>>): R
   }
   return out;
 }
+
+/**
+ * Request headers whose repeated lines node:http's server reads as the first line alone (its
+ * `IncomingMessage.headers` drops the later ones); the services read these names once, as Go's
+ * `Header.Get` does. Every other repeated name is joined with `, ` (`Cookie` with `; `).
+ */
+export const FIRST_LINE_WINS: ReadonlySet<string> = new Set([
+  "content-type", "content-length", "user-agent", "referer", "host", "authorization", "proxy-authorization",
+  "if-modified-since", "if-unmodified-since", "from", "location", "max-forwards", "retry-after", "etag",
+  "last-modified", "server", "age", "expires",
+]);
+
+/**
+ * Request header lines (flat `[name, value, name, value, ...]`, as node:http's `rawHeaders` and its
+ * parser give them) with repeated lines folded as the local server's node:http folds them: a later
+ * line of a {@link FIRST_LINE_WINS} name is dropped, `Cookie` lines become one joined with `; `;
+ * other lines stay (a `Headers` object joins them with `, `). Names keep their case.
+ * The in-process transports fold what a node:http client sent with it (`owned-origins.ts`), so a
+ * repeated `Authorization` means the same through nock, @mswjs/interceptors and the server.
+ * @example foldRequestHeaderLines(["Authorization", "Bearer a", "authorization", "Bearer b"]) // ["Authorization", "Bearer a"]
+ */
+export function foldRequestHeaderLines(raw: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  let cookieAt = -1;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? "";
+    const value = raw[i + 1] ?? "";
+    const lower = name.toLowerCase();
+    if (lower === "cookie") {
+      if (cookieAt >= 0) out[cookieAt] = `${out[cookieAt] ?? ""}; ${value}`;
+      else {
+        cookieAt = out.length + 1;
+        out.push(name, value);
+      }
+      continue;
+    }
+    if (FIRST_LINE_WINS.has(lower)) {
+      if (seen.has(lower)) continue;
+      seen.add(lower);
+    }
+    out.push(name, value);
+  }
+  return out;
+}
+
+/**
+ * Request headers as the services read them: lower-case names, repeated lines folded by
+ * {@link foldRequestHeaderLines}, then joined with `, ` (what node:http's `IncomingMessage.headers`
+ * gives, `Set-Cookie` aside).
+ * @example requestHeaders(["X-A", "1", "x-a", "2", "Authorization", "a", "authorization", "b"]) // { "x-a": "1, 2", authorization: "a" }
+ */
+export function requestHeaders(raw: readonly string[]): Record<string, string> {
+  const folded = foldRequestHeaderLines(raw);
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < folded.length; i += 2) {
+    const name = (folded[i] ?? "").toLowerCase();
+    const value = folded[i + 1] ?? "";
+    out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
+  }
+  return out;
+}

@@ -24,6 +24,7 @@
  */
 import { createRequire } from "node:module";
 import { addSocketHook } from "./client-request-hooks.js";
+import { foldRequestHeaderLines } from "./header-values.js";
 
 interface MockSocketLike {
   requestParser: Record<number, unknown>;
@@ -152,6 +153,13 @@ function guard(socket: MockSocketLike, protocol: string | undefined, slot: numbe
     // (versionMajor, versionMinor, headers, method, url, ...)
     const target = args[4];
     if (typeof target === "string") args[4] = `${origin}${pathOf(target)}`;
+    // Repeated header lines are read as the local server's node:http reads them (header-values.ts).
+    const lines = args[2];
+    const buffered = (socket as { requestRawHeadersBuffer?: unknown }).requestRawHeadersBuffer;
+    if (Array.isArray(lines)) {
+      const earlier = Array.isArray(buffered) ? (buffered.splice(0) as string[]) : [];
+      args[2] = foldRequestHeaderLines([...earlier, ...(lines as string[])]);
+    }
     return (onHeadersComplete as HeadersComplete).apply(this, args);
   };
   answerOversizedHeads(socket, origin, () => headComplete);

@@ -12,6 +12,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { holdClientMethodSupport } from "./client-methods.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
+import { requestHeaders } from "./header-values.js";
 import { MethodRewritingSocket, ORIGINAL_METHOD_HEADER, originalMethod } from "./socket-methods.js";
 
 /** Options of {@link startServer}. */
@@ -146,10 +147,8 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   res.on("close", () => {
     if (!answered) abort.abort();
   });
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-  }
+  // Repeated lines folded by the rule every in-process transport applies too (header-values.ts).
+  const headers = requestHeaders(req.rawHeaders);
   // The tracker's header carries the connection's secret; a client's own copy (possible once the
   // tracker passes a connection through, after an upgrade) does not, and is dropped unread.
   const secret = req.socket instanceof MethodRewritingSocket ? req.socket.secret : "";

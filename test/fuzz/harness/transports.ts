@@ -8,6 +8,7 @@ import http from "node:http";
 import https from "node:https";
 import { connect, type Socket } from "node:net";
 import type { Handler } from "../../../src/interceptors/handler.js";
+import { foldRequestHeaderLines } from "../../../src/interceptors/header-values.js";
 import type { Doubles } from "../../../src/scenarios/doubles.js";
 import type { FuzzTransport } from "../fuzz.config.js";
 import type { FuzzRequest } from "./generate.js";
@@ -111,8 +112,11 @@ export function nockHttp(doubles: Doubles): Transport {
     name: "nock-http",
     bases,
     comparable: () => true,
-    // node:http's client upper-cases every method
-    effective: (r) => (r.method !== r.method.toUpperCase() ? { ...r, method: r.method.toUpperCase() } : r),
+    // node:http's client upper-cases every method; its repeated header lines are read as the server reads them
+    effective: (r) => {
+      const folded = foldedLines(r);
+      return folded.method !== folded.method.toUpperCase() ? { ...folded, method: folded.method.toUpperCase() } : folded;
+    },
     send(request, signal) {
       const url = urlOf(bases, request);
       const headers: Record<string, string | string[]> = {};
@@ -258,11 +262,18 @@ export async function serverSocket(doubles: Doubles): Promise<Transport & { read
   };
 }
 
-/** Headers node:http does not join when repeated: it keeps the first (IncomingMessage.headers). */
-const NODE_SINGLE_HEADERS = new Set([
-  "age", "authorization", "content-length", "content-type", "etag", "expires", "from", "host", "if-modified-since",
-  "if-unmodified-since", "last-modified", "location", "max-forwards", "proxy-authorization", "referer", "retry-after", "server", "user-agent",
-]);
+/**
+ * The request with its repeated header lines folded as node:http's server reads what a node:http
+ * client sends (the first `Authorization`, ...; `src/interceptors/header-values.ts`): every
+ * transport reads a node:http client's request so.
+ */
+function foldedLines(r: FuzzRequest): FuzzRequest {
+  const folded = foldRequestHeaderLines(r.headers.flat());
+  if (folded.length === r.headers.length * 2) return r;
+  const headers: [string, string][] = [];
+  for (let i = 0; i + 1 < folded.length; i += 2) headers.push([folded[i] ?? "", folded[i + 1] ?? ""]);
+  return { ...r, headers };
+}
 
 /**
  * The request the server's handler receives for a request sent over a raw socket, or undefined
@@ -276,15 +287,7 @@ function effective(r: FuzzRequest): FuzzRequest | undefined {
   if (head >= 16 * 1024) return undefined;
   if (r.framing === "cl-long" || r.framing === "cl-bad" || r.framing === "cl-te") return undefined;
   // node:http keeps the first of repeated headers it may not join (its `discard` list), and joins the others
-  const seen = new Set<string>();
-  const headers = r.headers.filter(([name]) => {
-    const key = name.toLowerCase();
-    if (!NODE_SINGLE_HEADERS.has(key)) return true;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  let out = headers.length === r.headers.length ? r : { ...r, headers };
+  let out = foldedLines(r);
   const override = r.headers
     .filter(([n]) => n.toLowerCase() === "x-http-method-override")
     .map(([, v]) => v)
