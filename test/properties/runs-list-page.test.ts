@@ -47,6 +47,7 @@ function reference(state: RunsState, workspaceId: string, query: RunListQuery): 
   return Object.values(state.runs)
     .filter((run) => run.workspaceId === workspaceId)
     .filter((run) => (query.operations !== undefined && query.operations.length > 0 ? query.operations.includes(operationOf(run)) : operationOf(run) !== "plan_only"))
+    .filter((run) => query.statuses === undefined || query.statuses.length === 0 || query.statuses.includes(run.status))
     .filter((run) => query.sources === undefined || query.sources.length === 0 || query.sources.includes(run.source))
     .sort((a, b) => b.seq - a.seq);
 }
@@ -57,9 +58,9 @@ const runsArb = fc.array(fc.record({ kind: fc.constantFrom(...kinds), second: fc
 describe("runs: paged workspace run list", () => {
   it("gives the reference's page and total count for random runs, filters and pages", () => {
     fc.assert(
-      fc.property(runsArb, operationsArb, fc.boolean(), fc.integer({ min: 1, max: 25 }), fc.integer({ min: 1, max: 8 }), (runs, operations, bySource, size, number) => {
+      fc.property(runsArb, operationsArb, fc.boolean(), fc.boolean(), fc.integer({ min: 1, max: 25 }), fc.integer({ min: 1, max: 8 }), (runs, operations, bySource, byStatus, size, number) => {
         const { doubles, wsId, token } = world(runs);
-        const query: RunListQuery = { ...(operations !== undefined ? { operations } : {}), ...(bySource ? { sources: ["svc-ui"] } : {}) };
+        const query: RunListQuery = { ...(operations !== undefined ? { operations } : {}), ...(bySource ? { sources: ["svc-ui"] } : {}), ...(byStatus ? { statuses: ["pending"] } : {}) };
         doubles.sim.read<RunsState, void>("runs", (ctx) => {
           const caller = authenticate(ctx.state, token, "list runs");
           const expected = reference(ctx.state, wsId, query);

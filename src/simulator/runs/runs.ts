@@ -308,13 +308,22 @@ export interface RunListPage {
  */
 export function listRunsPage(state: RunsState, caller: Caller, workspaceId: string, query: RunListQuery, offset: number, limit: number): RunListPage {
   const ids = indexedIds(state, workspaceId, query);
-  if (ids === undefined) {
-    const all = listRuns(state, caller, workspaceId, query);
-    return { runs: all.slice(offset, offset + limit), totalCount: all.length };
-  }
   const workspace = state.workspaces[workspaceId];
   if (workspace === undefined) throw notFound("list runs", workspaceId);
   requireCapability(state, caller, workspace, "read-runs", "list runs", workspaceId, { organizationTokens: "allowed" });
+  if (ids === undefined) {
+    // A scan: counts every match, keeps only the page's.
+    const all = indexes(state).runsByWorkspace[workspaceId] ?? [];
+    const runs: Run[] = [];
+    let totalCount = 0;
+    for (let i = all.length - 1; i >= 0; i--) {
+      const run = state.runs[all[i] as string];
+      if (run === undefined || !matches(state, run, query)) continue;
+      if (totalCount >= offset && runs.length < limit) runs.push(run);
+      totalCount += 1;
+    }
+    return { runs, totalCount };
+  }
   const runs: Run[] = [];
   for (let i = ids.length - 1 - offset; i >= 0 && runs.length < limit; i--) {
     const run = state.runs[ids[i] as string];
