@@ -7,7 +7,7 @@ import { METHODS } from "node:http";
 import type { FuzzRequest } from "./harness/generate.js";
 
 /** A transport of the fuzz. */
-export type FuzzTransport = "handler" | "server-handler" | "nock-fetch" | "nock-http" | "server-socket";
+export type FuzzTransport = "handler" | "server-handler" | "nock-fetch" | "nock-http" | "interceptors-fetch" | "interceptors-http" | "server-socket";
 
 /** One known defect: requests it matches are skipped (and counted) until its fix lands. */
 export interface KnownDefect {
@@ -58,6 +58,9 @@ export const CI_COUNTS = {
   handlerSliceStride: 40_000,
   nockFetch: 5_000,
   nockHttp: 5_000,
+  /** The @mswjs/interceptors transport: half through fetch, half through node:http (5,000 in all). */
+  interceptorsFetch: 2_500,
+  interceptorsHttp: 2_500,
   serverSocket: 5_000,
 } as const;
 

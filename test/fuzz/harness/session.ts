@@ -10,7 +10,7 @@ import { directHandler, nockFetch, nockHttp, serverHandler, serverSocket, twinOf
 import { buildWorld, type World } from "./world.js";
 
 /** The transports `npm run fuzz` and the CI files run (the handler ones are transport-free). */
-export const TRANSPORTS = ["handler", "nock-fetch", "nock-http", "server-socket"] as const;
+export const TRANSPORTS = ["handler", "nock-fetch", "nock-http", "interceptors-fetch", "interceptors-http", "server-socket"] as const;
 
 /** Options of {@link fuzzSession}. */
 export interface SessionOptions {
@@ -44,6 +44,10 @@ async function start(name: SessionOptions["transport"], world: World): Promise<T
       return nockFetch(world.doubles);
     case "nock-http":
       return nockHttp(world.doubles);
+    case "interceptors-fetch":
+      return nockFetch(world.doubles, "interceptors");
+    case "interceptors-http":
+      return nockHttp(world.doubles, "interceptors");
     case "server-socket":
       return serverSocket(world.doubles);
   }

@@ -76,12 +76,15 @@ export function directHandler(doubles: Doubles): Transport {
 /** Methods `fetch` upper-cases (the Fetch standard's "normalize a method"). */
 const FETCH_NORMALIZED = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
 
-/** nock + fetch. */
-export function nockFetch(doubles: Doubles): Transport {
-  const interception = doubles.intercept();
+/** The in-process transport a fuzz transport runs through (`intercept({ transport })`). */
+type InProcess = "nock" | "interceptors";
+
+/** nock (or the @mswjs/interceptors transport) + fetch. */
+export function nockFetch(doubles: Doubles, via: InProcess = "nock"): Transport {
+  const interception = doubles.intercept({ transport: via });
   const bases = doubles.baseUrls();
   return {
-    name: "nock-fetch",
+    name: via === "nock" ? "nock-fetch" : "interceptors-fetch",
     bases,
     comparable: () => true,
     // fetch upper-cases the methods of the Fetch standard's normalization list, and no other
@@ -104,12 +107,12 @@ export function nockFetch(doubles: Doubles): Transport {
   };
 }
 
-/** nock + node:http(s) `request()`. */
-export function nockHttp(doubles: Doubles): Transport {
-  const interception = doubles.intercept();
+/** nock (or the @mswjs/interceptors transport) + node:http(s) `request()`. */
+export function nockHttp(doubles: Doubles, via: InProcess = "nock"): Transport {
+  const interception = doubles.intercept({ transport: via });
   const bases = doubles.baseUrls();
   return {
-    name: "nock-http",
+    name: via === "nock" ? "nock-http" : "interceptors-http",
     bases,
     comparable: () => true,
     // node:http's client upper-cases every method; its repeated header lines are read as the server reads them
