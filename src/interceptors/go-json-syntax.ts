@@ -44,7 +44,7 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
  * @example goJsonSyntaxMessage('{"a": x}', new SyntaxError()) // "invalid character 'x' looking for beginning of value"
  */
 export function goJsonSyntaxMessage(text: string, _error?: unknown): string {
-  // The scanner below recurses once per level: deeper bodies are Go's depth error, whatever else.
+  // Deeper bodies are Go's depth error, whatever else (Go checks the depth as it scans).
   if (jsonDepthExceeds(text, GO_MAX_JSON_DEPTH)) return "exceeded max depth";
   try {
     const scanner = new Scanner(text);
@@ -71,63 +71,66 @@ class Scanner {
     while (this.pos < this.text.length && " \t\r\n".includes(this.text.charAt(this.pos))) this.pos++;
   }
 
+  /**
+   * One value, nested arrays and objects included, read with an explicit stack of open containers
+   * (no recursion: a body cut short after thousands of levels cannot overflow the call stack).
+   */
   value(): void {
+    const open: ("{" | "[")[] = [];
+    for (;;) {
+      // A value starts here.
+      this.skipSpace();
+      const ch = this.text.charAt(this.pos);
+      if (ch === "{" || ch === "[") {
+        this.pos++;
+        this.skipSpace();
+        const close = ch === "{" ? "}" : "]";
+        if (this.text.charAt(this.pos) !== close) {
+          open.push(ch);
+          if (ch === "{") this.key();
+          continue;
+        }
+        this.pos++;
+      } else this.scalar(ch);
+      // The value ended: close containers until one expects another element.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) return;
+        this.skipSpace();
+        const next = this.text.charAt(this.pos);
+        if (next === (top === "{" ? "}" : "]")) {
+          this.pos++;
+          open.pop();
+          continue;
+        }
+        if (next !== ",") this.fail(top === "{" ? "after object key:value pair" : "after array element");
+        this.pos++;
+        if (top === "{") {
+          this.skipSpace();
+          this.key();
+        }
+        break;
+      }
+    }
+  }
+
+  /** An object key and its colon (the value follows). */
+  private key(): void {
     this.skipSpace();
-    const ch = this.text.charAt(this.pos);
-    if (ch === "{") return this.object();
-    if (ch === "[") return this.array();
+    if (this.text.charAt(this.pos) !== '"') this.fail("looking for beginning of object key string");
+    this.string();
+    this.skipSpace();
+    if (this.text.charAt(this.pos) !== ":") this.fail("after object key");
+    this.pos++;
+  }
+
+  private scalar(ch: string): void {
     if (ch === '"') return this.string();
     if (ch === "-" || (ch >= "0" && ch <= "9")) return this.number();
     for (const literal of ["true", "false", "null"]) {
       if (ch === literal[0]) return this.literal(literal);
     }
     this.fail("looking for beginning of value");
-  }
-
-  private object(): void {
-    this.pos++;
-    this.skipSpace();
-    if (this.text.charAt(this.pos) === "}") {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      this.skipSpace();
-      if (this.text.charAt(this.pos) !== '"') this.fail("looking for beginning of object key string");
-      this.string();
-      this.skipSpace();
-      if (this.text.charAt(this.pos) !== ":") this.fail("after object key");
-      this.pos++;
-      this.value();
-      this.skipSpace();
-      const next = this.text.charAt(this.pos);
-      if (next === "}") {
-        this.pos++;
-        return;
-      }
-      if (next !== ",") this.fail("after object key:value pair");
-      this.pos++;
-    }
-  }
-
-  private array(): void {
-    this.pos++;
-    this.skipSpace();
-    if (this.text.charAt(this.pos) === "]") {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      this.value();
-      this.skipSpace();
-      const next = this.text.charAt(this.pos);
-      if (next === "]") {
-        this.pos++;
-        return;
-      }
-      if (next !== ",") this.fail("after array element");
-      this.pos++;
-    }
   }
 
   private string(): void {

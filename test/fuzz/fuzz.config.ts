@@ -25,12 +25,6 @@ const nock = (t: FuzzTransport): boolean => t === "nock-fetch" || t === "nock-ht
 /** Known defects being fixed on other branches. Shrink this list as fixes land on main. */
 export const KNOWN_DEFECTS: readonly KnownDefect[] = [
   {
-    id: "deep-json-objects-cut-short",
-    waitsOn:
-      "issue 8 defect 3 (helper hardening), left after its fix: 5,000 levels of objects cut short still overflow the stack in the malformed-JSON scanner (a bug 500): seed 8 index 64328",
-    matches: (r) => has(r, "json-deep") && has(r, "json-malformed"),
-  },
-  {
     id: "nearest-quadratic",
     waitsOn: "issue 8 defect 8 (helper hardening): the nearest-endpoints search is quadratic in the path length",
     matches: (r) => has(r, "path-long") || (has(r, "id-long") && r.path.length > 512),

@@ -36,6 +36,13 @@ describe("Go encoding/json syntax errors", () => {
     expect(message(text)).toBe(expected);
   });
 
+  it("reads 5,000 levels of objects or arrays cut short without overflowing the stack (fuzz seed 8 index 64328)", () => {
+    expect(goJsonSyntaxMessage('{"a":'.repeat(5_000))).toBe("unexpected EOF");
+    expect(goJsonSyntaxMessage(`${'{"a":'.repeat(5_000)}x`)).toBe("invalid character 'x' looking for beginning of value");
+    expect(goJsonSyntaxMessage(`${"[".repeat(9_000)}1,}`)).toBe("invalid character '}' looking for beginning of value");
+    expect(goJsonSyntaxMessage(`${'{"a":[1,'.repeat(4_000)}2]]`)).toBe("invalid character ']' after object key:value pair");
+  });
+
   it("never throws on any text JSON.parse refuses, and always answers a Go-shaped message", () => {
     fc.assert(
       fc.property(fc.string(), (text) => {
