@@ -190,6 +190,7 @@ export class DoublesCore {
   private readonly options: DoublesCoreOptions;
   private nockHandler: Handler | undefined;
   private readonly interceptions = new Set<Interception>();
+  private readonly closers: (() => void)[] = [];
   private readonly servers = new Set<RunningServer>();
   private readonly controls = new Map<string, unknown>();
   /** The one journal every handler of these doubles (nock's, each server's) appends to. */
@@ -440,10 +441,22 @@ export class DoublesCore {
     };
   }
 
+  /**
+   * Runs `stop` once on the next {@link DoublesCore.close}: for transports built outside this class
+   * (`mswHandlers(doubles)` from `infra-doubles/msw` stops answering and releases what it holds).
+   * @param stop - called synchronously by `close()`, then forgotten.
+   * @example
+   * doubles.onClose(() => console.log("doubles closed"));
+   */
+  onClose(stop: () => void): void {
+    this.closers.push(stop);
+  }
+
   /** Stops every interception and server started from this object. */
   async close(): Promise<void> {
     for (const interception of this.interceptions) interception.stop();
     this.interceptions.clear();
+    for (const stop of this.closers.splice(0)) stop();
     await Promise.all([...this.servers].map((s) => s.close()));
     this.servers.clear();
   }

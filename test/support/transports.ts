@@ -1,6 +1,6 @@
 /**
  * The contract-suite harness: runs the same HTTP tests through every transport (nock, the fast
- * `interceptors` transport, and the real node:http server), like hono's common.case.test.ts runs
+ * `interceptors` transport, msw 2 handlers from `mswHandlers()`, and the real node:http server), like hono's common.case.test.ts runs
  * one suite against every router.
  *
  * @example
@@ -11,12 +11,14 @@
  *   });
  * });
  */
+import { setupServer } from "msw/node";
 import { afterEach, describe } from "vitest";
+import { mswHandlers } from "../../src/interceptors/transports/msw.js";
 import { DoublesCore, type DoublesCoreOptions } from "../../src/scenarios/doubles-core.js";
 import type { ServicePlugin } from "../../src/scenarios/plugin.js";
 
 /** Which transport a suite runs through. */
-export type TransportName = "nock" | "interceptors" | "server";
+export type TransportName = "nock" | "interceptors" | "msw" | "server";
 
 /** A started transport. */
 export interface StartedTransport<D extends DoublesCore = DoublesCore> {
@@ -35,13 +37,14 @@ export interface TransportHarness {
 }
 
 /** Every transport, in the order suites run through them. */
-export const TRANSPORTS: readonly TransportName[] = ["nock", "interceptors", "server"];
+export const TRANSPORTS: readonly TransportName[] = ["nock", "interceptors", "msw", "server"];
 
-/** Runs `suite` once per transport, inside `describe("<title> (via nock|interceptors|server)")`. */
+/** Runs `suite` once per transport, inside `describe("<title> (via nock|interceptors|msw|server)")`. */
 export function describeEachTransport(title: string, suite: (harness: TransportHarness) => void): void {
   for (const name of TRANSPORTS) {
     describe(`${title} (via ${name})`, () => {
       const stops: (() => Promise<void>)[] = [];
+      let mswServer: ReturnType<typeof setupServer> | undefined;
       afterEach(async () => {
         for (const stop of stops.splice(0)) await stop();
       });
@@ -49,6 +52,28 @@ export function describeEachTransport(title: string, suite: (harness: TransportH
         if (name === "nock" || name === "interceptors") {
           const interception = doubles.intercept({ transport: name });
           stops.push(async () => interception.stop());
+          const urls = doubles.baseUrls();
+          return {
+            doubles,
+            transport: name,
+            base: (service, baseName = "api") => required(urls[service]?.[baseName], service, baseName),
+          };
+        }
+        if (name === "msw") {
+          // One msw server per test, as suites use msw: later doubles of the same test join it with
+          // server.use() (two listening msw servers would not hand a request body from one to the other).
+          if (mswServer === undefined) {
+            const server = setupServer(...mswHandlers(doubles));
+            server.listen({ onUnhandledRequest: "bypass" });
+            mswServer = server;
+            stops.push(async () => {
+              server.close();
+              mswServer = undefined;
+            });
+          } else {
+            mswServer.use(...mswHandlers(doubles));
+          }
+          stops.unshift(() => doubles.close());
           const urls = doubles.baseUrls();
           return {
             doubles,

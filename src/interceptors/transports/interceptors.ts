@@ -170,7 +170,7 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
  * The exact request bytes. fetch gives none for GET and HEAD; a node:http client may still send
  * them, and the interceptor keeps them on the request's raw body stream.
  */
-async function requestBody(request: Request): Promise<Uint8Array> {
+export async function requestBody(request: Request): Promise<Uint8Array> {
   if (request.body !== null) return new Uint8Array(await request.arrayBuffer());
   const length = request.headers.get("content-length");
   const chunked = request.headers.get("transfer-encoding") !== null;
@@ -197,7 +197,7 @@ function rawBodyStream(request: Request): Readable | undefined {
  * with the platform's own `Response`: the interceptor's ClientRequest part wraps the global one to
  * record header-name case, which lower-case names from the fake do not need.
  */
-function toResponse(response: SimResponse, head: boolean): Response {
+export function toResponse(response: SimResponse, head: boolean): Response {
   const bytes = response.body === undefined ? undefined : typeof response.body === "string" ? Buffer.from(response.body, "utf8") : response.body;
   const headers = withContentLength(response, bytes);
   const noBody = head || bytes === undefined || NULL_BODY_STATUSES.has(response.status);

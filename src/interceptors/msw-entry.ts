@@ -1,0 +1,2 @@
+/** `infra-doubles/msw`: msw 2 request handlers over the doubles (msw is an optional peer dependency). */
+export { mswHandlers, type HandlerSource } from "./transports/msw.js";
