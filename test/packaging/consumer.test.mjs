@@ -44,6 +44,12 @@ test("createDoubles() builds every registered service on a manual clock that adv
   assert.deepEqual(Object.keys(doubles.baseUrls()), ALL_PLUGINS.map((p) => p.key));
 });
 
+test("infra-doubles/msw is its own entry: msw (an optional peer, not installed here) is needed by it alone", async () => {
+  assert.match(import.meta.resolve("infra-doubles/msw"), /\/infra-doubles\/dist\/msw\.js$/);
+  const entry = "infra-doubles/msw"; // through a variable: msw's types are not installed here either
+  await assert.rejects(import(entry), (error) => error.code === "ERR_MODULE_NOT_FOUND" && /'msw'/.test(error.message));
+});
+
 test("the simulator subpath gives the clock and the kernel", () => {
   const clock = new ManualClock("2024-05-01T00:00:00Z");
   clock.advance("90s");
