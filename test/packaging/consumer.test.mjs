@@ -47,7 +47,10 @@ test("createDoubles() builds every registered service on a manual clock that adv
 test("infra-doubles/msw is its own entry: msw (an optional peer, not installed here) is needed by it alone", async () => {
   assert.match(import.meta.resolve("infra-doubles/msw"), /\/infra-doubles\/dist\/msw\.js$/);
   const entry = "infra-doubles/msw"; // through a variable: msw's types are not installed here either
-  await assert.rejects(import(entry), (error) => error.code === "ERR_MODULE_NOT_FOUND" && /'msw'/.test(error.message));
+  await assert.rejects(
+    import(entry),
+    (/** @type {NodeJS.ErrnoException} */ error) => error.code === "ERR_MODULE_NOT_FOUND" && /'msw'/.test(error.message),
+  );
 });
 
 test("the simulator subpath gives the clock and the kernel", () => {
