@@ -7,6 +7,8 @@
  * The tracker follows request framing (request line, header lines, `Content-Length` bodies, chunked
  * bodies with trailers) so that it only ever rewrites request lines, whatever the keep-alive,
  * pipelining or TCP chunking: body bytes pass through untouched, even when they look like a request.
+ * An `Upgrade:` request is followed like any other (the server answers it as plain HTTP, as Go's
+ * net/http does); only `CONNECT` and framing node:http rejects end the tracking.
  *
  * Implements spec/secrets.md ("`LIST` is an HTTP method named LIST") for the local server; see
  * docs/decisions/transports.md.
@@ -60,7 +62,6 @@ interface MessageFraming {
   contentLength: string | undefined;
   lengthConflict: boolean;
   transferEncoding: string[];
-  upgrade: boolean;
   connect: boolean;
   droppingHeader: boolean;
 }
@@ -71,8 +72,14 @@ interface MessageFraming {
  * Feed it the connection's bytes in any chunking; the output is the same.
  *
  * Malformed framing (a bad `Content-Length`, an unknown transfer coding, an over-long line) and
- * upgrades switch it to pass-through for the rest of the connection: node:http then answers or
+ * `CONNECT` switch it to pass-through for the rest of the connection: node:http then answers or
  * closes the connection exactly as it would have without the tracker.
+ *
+ * An upgrade request (`Upgrade:` with `Connection: upgrade`) is no reason to stop: the server has
+ * no `upgrade` listener, so node:http answers it as a plain request and goes on parsing HTTP, as
+ * Go's net/http does. node:http does drop whatever follows an upgrade request in the same chunk
+ * it reads, so every message ends at a boundary of the returned buffers, and a consumer must hand
+ * node:http each returned buffer on its own ({@link MethodRewritingSocket} does).
  *
  * @example
  * const tracker = new MethodRewriter();
@@ -227,14 +234,14 @@ export class MethodRewriter {
       framing.contentLength = value;
     } else if (name === "transfer-encoding") {
       framing.transferEncoding.push(...value.split(",").map((coding) => coding.trim().toLowerCase()).filter(Boolean));
-    } else if (name === "upgrade") {
-      framing.upgrade = true;
     }
   }
 
   private endHeaders(): void {
     const framing = this.framing;
-    if (framing.upgrade || framing.connect || framing.lengthConflict) {
+    // A CONNECT leaves HTTP (node:http closes the connection: the server has no `connect` listener).
+    // An upgrade request does not (see the class comment); its body is read as any other.
+    if (framing.connect || framing.lengthConflict) {
       this.phase = "passthrough";
       return;
     }
@@ -256,12 +263,13 @@ export class MethodRewriter {
 }
 
 function freshFraming(): MessageFraming {
-  return { contentLength: undefined, lengthConflict: false, transferEncoding: [], upgrade: false, connect: false, droppingHeader: false };
+  return { contentLength: undefined, lengthConflict: false, transferEncoding: [], connect: false, droppingHeader: false };
 }
 
 /**
  * A connection as node:http sees it: the client's socket with every incoming byte run through a
- * {@link MethodRewriter}. Writes go straight to the socket. node:http accepts any Duplex on its
+ * {@link MethodRewriter}, each buffer it returns pushed on its own (node:http parses each as one
+ * chunk, so what follows an upgrade request is not dropped with it). Writes go straight to the socket. node:http accepts any Duplex on its
  * `connection` event; the socket's address getters and timeouts are forwarded so request objects
  * look as usual (`req.socket.remoteAddress`).
  *

@@ -3,7 +3,6 @@
  * issue-8 defects whose inputs are not generated until their fix lands. Each entry names the
  * defect it waits on; remove the entry when the fix is on main (the fuzz must then stay green).
  */
-import { METHODS } from "node:http";
 import type { FuzzRequest } from "./harness/generate.js";
 
 /** A transport of the fuzz. */
@@ -33,12 +32,6 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
     id: "huge-head-nock",
     waitsOn: "issue 8 defect 11 (helper transports): heads over 16 KB hang through nock + node:http",
     matches: (r, t) => nock(t) && has(r, "header-huge"),
-  },
-  {
-    id: "rewritten-method-on-reused-connection",
-    waitsOn:
-      "new finding, reported to helper hardening (the server's per-connection method rewriter of issue 8 defects 4 and 5): on a keep-alive connection that carried earlier requests, a request whose method node:http does not know (LIST, lower-case, BREW) is sometimes answered 400 by node:http (alone on a fresh connection it gets the service's answer); e.g. seed 9 index 78 and 467 via server-socket",
-    matches: (r, t) => t === "server-socket" && !METHODS.includes(r.method),
   },
 ];
 

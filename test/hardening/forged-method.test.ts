@@ -1,8 +1,8 @@
 /**
  * The internal method signal of the server cannot be forged (issue 8, defect 4): a client's own
  * `X-Infra-Doubles-Original-Method: DELETE` on a `GET` is ignored in every framing state of the
- * server's method tracker (following requests, after an `Upgrade:` request that switches it to
- * pass-through, after framing it gives up on, pipelined, split across writes) and through nock.
+ * server's method tracker (following requests, after an `Upgrade:` request, after a `CONNECT` and
+ * framing it gives up on, pipelined, split across writes) and through nock.
  */
 import { expect, it } from "vitest";
 import { createDoubles } from "../../src/scenarios/doubles.js";
@@ -51,7 +51,7 @@ describeEachTransport("forged internal method header", (t) => {
       expect(await started.roleExists()).toBe(true);
     });
 
-  server("after an Upgrade request (pass-through)", ({ get, forgedGet }) => ({
+  server("after an Upgrade request", ({ get, forgedGet }) => ({
     parts: [Buffer.from(`${get("/sys/health", "Upgrade: websocket\r\nConnection: Upgrade\r\n")}\r\n`), Buffer.from(forgedGet)],
     methods: ["GET", "GET"],
   }));

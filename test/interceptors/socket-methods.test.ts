@@ -95,8 +95,26 @@ describe("the method rewriter", () => {
     expect(rewriteAll([Buffer.from(gzipOnly)])).toBe(gzipOnly);
     const badChunk = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nLIST / HTTP/1.1\r\n\r\n";
     expect(rewriteAll([Buffer.from(badChunk)])).toBe(badChunk);
-    const upgrade = "GET / HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\nLIST / HTTP/1.1\r\n\r\n";
-    expect(rewriteAll([Buffer.from(upgrade)])).toBe(upgrade);
+    const connect = "CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\nLIST / HTTP/1.1\r\n\r\n";
+    expect(rewriteAll([Buffer.from(connect)])).toBe(connect);
+  });
+
+  it("follows the connection after an Upgrade: request, with or without Connection: upgrade (node:http answers it as HTTP)", () => {
+    for (const extra of ["Upgrade: websocket\r\n", "Connection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n", "Upgrade: h2c\r\n"]) {
+      const first = `PUT / HTTP/1.1\r\n${extra}Content-Length: 19\r\n\r\nLIST / HTTP/1.1\r\n\r\n`;
+      expect(rewriteAll([Buffer.from(`${first}LIST /b HTTP/1.1\r\n\r\n`)])).toBe(`${first}GET /b HTTP/1.1\r\n${INTERNAL_HEADER}: LIST\r\n\r\n`);
+    }
+  });
+
+  it("ends every message at a boundary of the buffers it returns (node:http drops what follows an upgrade in one chunk)", () => {
+    const rewriter = new MethodRewriter();
+    const messages = pipeline.map((r) => serialize(r, true, KNOWN).toString("latin1"));
+    const parts = rewriter.push(Buffer.concat(pipeline.map((r) => serialize(r)))).map((b) => b.toString("latin1"));
+    const ends = new Set<number>();
+    let at = 0;
+    for (const part of parts) ends.add((at += part.length));
+    let end = 0;
+    for (const message of messages) expect(ends.has((end += message.length)), message).toBe(true);
   });
 
   it("stops buffering a line longer than the limit and passes it through", () => {
