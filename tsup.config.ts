@@ -1,3 +1,4 @@
+import { copyFileSync } from "node:fs";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -18,4 +19,9 @@ export default defineConfig({
   splitting: true,
   external: ["nock", "msw"],
   shims: true,
+  // The scenario document schema (generated from the types by `npm run schema`) ships beside the
+  // bundles: validation reads it from there, and `infra-doubles/scenario.schema.json` exports it.
+  onSuccess: async () => {
+    copyFileSync("src/scenarios/document/scenario.schema.json", "dist/scenario.schema.json");
+  },
 });

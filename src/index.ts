@@ -20,6 +20,7 @@ export {
 export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type PluginControlRoutes } from "./interceptors/control.js";
 export type { ServicePlugin } from "./scenarios/plugin.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
+export * from "./scenarios/document/index.js";
 export * from "./scenarios/access-control/index.js";
 export { accessControlHttp } from "./interceptors/access-control/service.js";
 export * as accessControl from "./simulator/access-control/index.js";

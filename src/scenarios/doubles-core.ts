@@ -195,6 +195,8 @@ export class DoublesCore {
   private readonly controls = new Map<string, unknown>();
   /** The one journal every handler of these doubles (nock's, each server's) appends to. */
   private readonly journal: JournalEntry[] = [];
+  /** Where {@link DoublesCore.reset} goes back to (default: the state right after construction). */
+  private resetPoint: SimulatorSnapshot | undefined;
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     checkDoublesOptions(options, plugins);
@@ -251,9 +253,18 @@ export class DoublesCore {
     this.sim.restore(snapshot);
   }
 
-  /** Back to the state right after creation (fixtures made since are gone). */
+  /**
+   * Back to the state right after creation (with `createDoubles({ scenario })`: right after the
+   * scenario was loaded); fixtures made since are gone. The clock keeps its time.
+   */
   reset(): void {
-    this.sim.reset();
+    if (this.resetPoint === undefined) this.sim.reset();
+    else this.sim.restore(this.resetPoint);
+  }
+
+  /** Makes the current state the one {@link DoublesCore.reset} goes back to. */
+  protected markResetPoint(): void {
+    this.resetPoint = this.sim.snapshot();
   }
 
   /** The base URLs each service answers on through nock. */

@@ -10,6 +10,9 @@ import { ACCESS_CONTROL_KEY, accessControlPlugin } from "./access-control/plugin
 import type { AccessControlScenario } from "./access-control/scenario.js";
 import { SECRETS_KEY, secretsPlugin } from "./secrets/plugin.js";
 import type { SecretsScenario } from "./secrets/secrets-scenario.js";
+import { loadScenario, type LoadedScenario } from "./document/load.js";
+import { formatOf, parseScenarioText, type ScenarioFormat } from "./document/parse.js";
+import type { ScenarioDocument } from "./document/types.js";
 
 /** Where each service answers through nock: `api` bases, and the run orchestration archive host. */
 export type DoublesBaseUrls = Record<string, Record<string, string>> & {
@@ -22,7 +25,13 @@ export type DoublesBaseUrls = Record<string, Record<string, string>> & {
 };
 
 /** Options of {@link createDoubles}. */
-export type DoublesOptions = DoublesCoreOptions;
+export interface DoublesOptions extends DoublesCoreOptions {
+  /**
+   * A scenario document to load at creation (an object, or its JSON or YAML text); `reset()` goes
+   * back to the state right after it. Its timeline is played by `doubles.scenario.play()`.
+   */
+  readonly scenario?: ScenarioDocument | string;
+}
 
 /**
  * Every service plugin, in mount order. Each service adds its plugin here and a typed getter to
@@ -44,8 +53,32 @@ export const ALL_PLUGINS: readonly ServicePlugin<unknown>[] = [
  * doubles.advance("10m");
  */
 export class Doubles extends DoublesCore {
+  /** The document given as `createDoubles({ scenario })`, loaded; undefined without one. */
+  readonly scenario: LoadedScenario | undefined;
+
   constructor(options: DoublesOptions = {}) {
     super(ALL_PLUGINS, options);
+    if (options.scenario !== undefined) {
+      this.scenario = this.load(options.scenario);
+      this.markResetPoint();
+    }
+  }
+
+  /**
+   * Loads a scenario document: its fixtures now, its timeline ready to `play()`. All or nothing.
+   * @param document - the document, or its JSON or YAML text.
+   * @param options.format - the text's format (default: JSON when it starts with `{`, else YAML).
+   * @returns the names its fixtures resolved to (ids, tokens) and `play()`.
+   * @throws {ScenarioDocumentError} with the JSON pointer and what was expected, for a document that
+   *   is not JSON/YAML, does not fit the schema, names something unknown, or asks for a fixture the
+   *   service refuses.
+   * @example
+   * const loaded = doubles.load("runs:\n  organizations: [{ name: acme }]\n  workspaces: [{ name: prod, organization: acme }]\n");
+   * loaded.names.runs.workspaces["acme/prod"] // "ws-..."
+   */
+  load(document: ScenarioDocument | string, options: { readonly format?: ScenarioFormat } = {}): LoadedScenario {
+    const parsed = typeof document === "string" ? parseScenarioText(document, options.format ?? formatOf(undefined, document)) : document;
+    return loadScenario(this, parsed);
   }
 
   // typed service getters are listed here

@@ -1,0 +1,401 @@
+/**
+ * The scenario document: a world described as data (JSON or YAML) instead of TypeScript calls.
+ * Each section maps onto the scenario controls a test calls (`doubles.runs`, `doubles.accessControl`,
+ * `doubles.secrets` and the SSH and cloud engine helpers); a document refers to its own fixtures by
+ * name (workspaces by `organization/name` or `name`, users by username, teams and policies by name,
+ * tokens by the `name` the document gives them). The JSON Schema shipped as
+ * `infra-doubles/scenario.schema.json` is generated from these types (`npm run schema`).
+ *
+ * Spec: the fixtures the specs leave to operators (run orchestration "Authentication", access
+ * control "Tokens", "Auth methods", secrets "Tokens", "SSH engine", "Health"). Durations are ms or
+ * duration strings (`"30s"`, `"1h30m"`).
+ */
+import type { ServiceAccountIdentityInput } from "../../simulator/access-control/auth-methods.js";
+import type { BindingRuleInput } from "../../simulator/access-control/binding-rules.js";
+import type { PolicyInput } from "../../simulator/access-control/fixtures.js";
+import type { NodeIdentityInput, ServiceIdentityInput } from "../../simulator/access-control/links.js";
+import type { AccessControlSettings } from "../../simulator/access-control/state.js";
+import type { Duration } from "../../simulator/kernel/duration.js";
+import type { PhaseName } from "../../simulator/runs/outcomes.js";
+import type { PermissionLevel, UploadOutcome } from "../../simulator/runs/state.js";
+import type { NodeLicense, NodeState } from "../../simulator/secrets/node-state.js";
+import type { LinkRef, ScenarioAuthMethodInput } from "../access-control/scenario.js";
+import type { OutcomeScript } from "../runs/runs-scenario.js";
+import type { CaRoleOptions, OtpRoleOptions } from "../secrets/ssh/ssh-scenario.js";
+import type { BackendKeyInput, CreateTokenOptions } from "../secrets/secrets-scenario.js";
+
+/**
+ * A scenario document: fixtures per service and a timeline.
+ * @example
+ * // YAML
+ * // runs:
+ * //   organizations: [{ name: acme }]
+ * //   workspaces: [{ name: prod, organization: acme }]
+ * // timeline:
+ * //   - at: 5m
+ * //     expect: { path: clock.now, equals: "2024-01-01T00:05:00.000Z" }
+ */
+export interface ScenarioDocument {
+  /** Where the schema lives, for editors (ignored). */
+  readonly $schema?: string;
+  /** What the scenario is about (printed by `infra-doubles run`). */
+  readonly description?: string;
+  readonly runs?: RunsFixtures;
+  readonly accessControl?: AccessControlFixtures;
+  readonly secrets?: SecretsFixtures;
+  /** Steps at simulated times, played by `infra-doubles run` or `loaded.play()`. */
+  readonly timeline?: readonly TimelineStep[];
+}
+
+// ---- run orchestration ------------------------------------------------------------------------
+
+/** Run orchestration fixtures, made in this order: organizations, workspaces, users, teams, tokens, then settings. */
+export interface RunsFixtures {
+  readonly organizations?: readonly RunsOrganizationFixture[];
+  readonly workspaces?: readonly RunsWorkspaceFixture[];
+  readonly users?: readonly RunsUserFixture[];
+  readonly teams?: readonly RunsTeamFixture[];
+  readonly tokens?: readonly RunsTokenFixture[];
+  /** Outcome defaults of every run (`runs.setOutcome`). */
+  readonly outcome?: OutcomeScript;
+  /** Force-cancel cool-off (`runs.setCoolOff`, default 10 s). */
+  readonly coolOff?: Duration;
+  /** Whether uploads succeed (`runs.setUploadOutcome`). */
+  readonly uploadOutcome?: UploadOutcome;
+}
+
+/** An organization (`runs.addOrganization`). */
+export interface RunsOrganizationFixture {
+  readonly name: string;
+  readonly email?: string;
+}
+
+/** A workspace (`runs.addWorkspace`); other fixtures name it `organization/name` or `name`. */
+export interface RunsWorkspaceFixture {
+  readonly name: string;
+  /** The organization's name. */
+  readonly organization: string;
+  readonly autoApply?: boolean;
+  readonly vcsRepo?: { readonly identifier: string; readonly branch?: string; readonly provider?: string; readonly htmlUrl?: string };
+  readonly engineVersion?: string;
+  /** Outcome defaults of this workspace's runs. */
+  readonly outcome?: OutcomeScript;
+}
+
+/** A user (`runs.addUser`); other fixtures name them by username. */
+export interface RunsUserFixture {
+  readonly username: string;
+  readonly email?: string | null;
+  readonly siteAdmin?: boolean;
+  /** Workspace (`organization/name` or `name`) -> level. */
+  readonly permissions?: Readonly<Record<string, PermissionLevel>>;
+  /** Organization name -> level on every workspace there. */
+  readonly organizationAccess?: Readonly<Record<string, PermissionLevel>>;
+}
+
+/** A team (`runs.addTeam`). */
+export interface RunsTeamFixture {
+  readonly name: string;
+  readonly organization: string;
+  /** Usernames. */
+  readonly members?: readonly string[];
+  /** Workspace -> level. */
+  readonly permissions?: Readonly<Record<string, PermissionLevel>>;
+  readonly organizationAccess?: PermissionLevel | null;
+}
+
+/**
+ * A token: exactly one of `user` (a username), `team` (a team name), `organization` or
+ * `siteAdmin` (the username of a site administrator made for it).
+ */
+export interface RunsTokenFixture {
+  /** The document's name for it (the timeline and the loaded result use it). */
+  readonly name: string;
+  readonly user?: string;
+  readonly team?: string;
+  readonly organization?: string;
+  readonly siteAdmin?: string;
+  /** A fixed bearer value (default: seeded). */
+  readonly token?: string;
+}
+
+// ---- access control ---------------------------------------------------------------------------
+
+/** Access-control fixtures, made in this order: settings, namespaces, policies, roles, auth methods, binding rules, tokens. */
+export interface AccessControlFixtures {
+  /** `accessControl.configure(...)`: namespaces, datacenters, default policy, TTL bounds (ms). */
+  readonly settings?: Partial<AccessControlSettings>;
+  readonly namespaces?: readonly AccessControlNamespaceFixture[];
+  readonly policies?: readonly PolicyInput[];
+  readonly roles?: readonly AccessControlRoleFixture[];
+  readonly authMethods?: readonly AccessControlAuthMethodFixture[];
+  readonly bindingRules?: readonly AccessControlBindingRuleFixture[];
+  readonly tokens?: readonly AccessControlTokenFixture[];
+}
+
+/** An enterprise namespace (`accessControl.createNamespace`). */
+export interface AccessControlNamespaceFixture {
+  readonly name: string;
+  readonly description?: string;
+  readonly defaultPolicies?: readonly LinkRef[];
+  readonly defaultRoles?: readonly LinkRef[];
+}
+
+/** A role (`accessControl.createRole`): policies by name or link. */
+export interface AccessControlRoleFixture {
+  readonly name: string;
+  readonly description?: string;
+  readonly policies?: readonly LinkRef[];
+  readonly serviceIdentities?: readonly ServiceIdentityInput[];
+  readonly nodeIdentities?: readonly NodeIdentityInput[];
+  readonly namespace?: string;
+  readonly id?: string;
+}
+
+/** An identity an auth method accepts (`accessControl.registerBearerToken`): a service account or claims. */
+export interface AccessControlIdentityFixture {
+  /** What a client sends as `BearerToken` to `POST /acl/login`. */
+  readonly bearerToken: string;
+  /** For `kubernetes` methods. */
+  readonly serviceAccount?: ServiceAccountIdentityInput;
+  /** For `jwt` / `oidc` methods: raw claims. */
+  readonly claims?: Readonly<Record<string, unknown>>;
+}
+
+/** An auth method (`accessControl.createAuthMethod`) and the identities it accepts. */
+export interface AccessControlAuthMethodFixture extends ScenarioAuthMethodInput {
+  readonly identities?: readonly AccessControlIdentityFixture[];
+}
+
+/** A binding rule (`accessControl.createBindingRule`). */
+export interface AccessControlBindingRuleFixture extends BindingRuleInput {
+  readonly authMethod: string;
+  readonly bindType: "service" | "node" | "role";
+  readonly bindName: string;
+}
+
+/** A token (`accessControl.createToken`), made by the bootstrap token. */
+export interface AccessControlTokenFixture {
+  /** The document's name for it. */
+  readonly name: string;
+  readonly description?: string;
+  readonly policies?: readonly LinkRef[];
+  readonly roles?: readonly LinkRef[];
+  readonly serviceIdentities?: readonly (string | ServiceIdentityInput)[];
+  readonly nodeIdentities?: readonly NodeIdentityInput[];
+  readonly local?: boolean;
+  /** Lifetime (1 minute to 24 hours). */
+  readonly expirationTtl?: Duration;
+  /** Absolute expiry: RFC 3339 or ms since the epoch. */
+  readonly expirationTime?: string | number;
+  readonly accessorId?: string;
+  readonly secretId?: string;
+  readonly namespace?: string;
+}
+
+// ---- secrets ----------------------------------------------------------------------------------
+
+/** Secrets fixtures, made in this order: namespaces, mounts, policies, tokens, engines, key backends, identity, node state. */
+export interface SecretsFixtures {
+  /** Namespace paths (`ns1`, `ns1/ns2`). */
+  readonly namespaces?: readonly string[];
+  readonly mounts?: readonly SecretsMountFixture[];
+  readonly policies?: readonly SecretsPolicyFixture[];
+  readonly tokens?: readonly SecretsTokenFixture[];
+  /** SSH engine mounts' roles, keys and CA. */
+  readonly ssh?: readonly SshFixture[];
+  /** Cloud engine mounts' account and root credentials. */
+  readonly cloud?: readonly CloudFixture[];
+  /** Keys held by simulated backends (`secrets.addBackendKey`). */
+  readonly backendKeys?: readonly BackendKeyFixture[];
+  readonly keyRings?: readonly { readonly project: string; readonly region: string; readonly keyRing: string }[];
+  readonly pkcs11Libraries?: readonly string[];
+  readonly mfaMethods?: readonly { readonly type: "totp" | "duo" | "okta" | "pingid"; readonly name?: string; readonly namespace?: string; readonly id?: string }[];
+  readonly authMounts?: readonly { readonly type: string; readonly path?: string; readonly namespace?: string; readonly accessor?: string }[];
+  readonly identityEntities?: readonly { readonly name: string; readonly namespace?: string; readonly id?: string }[];
+  readonly identityGroups?: readonly { readonly name: string; readonly namespace?: string; readonly id?: string }[];
+  /** The node's state (health codes). */
+  readonly nodeState?: NodeState | SecretsNodeStateFixture;
+}
+
+/** The node's state with its details (`secrets.setNodeState`). */
+export interface SecretsNodeStateFixture {
+  readonly state: NodeState;
+  readonly unstable?: boolean;
+  readonly version?: string;
+  readonly clusterName?: string;
+  readonly replicationPerformanceMode?: string;
+  readonly license?: NodeLicense | null;
+}
+
+/** A mount (`secrets.mount`): `ssh` or `cloud`. The defaults `ssh/` and `cloud/` exist already. */
+export interface SecretsMountFixture {
+  readonly path: string;
+  readonly type: string;
+  readonly description?: string;
+  readonly allowedManagedKeys?: readonly string[];
+}
+
+/** A policy (`secrets.createPolicy`): HCL text, or path -> capabilities. */
+export interface SecretsPolicyFixture {
+  readonly name: string;
+  readonly rules: string | Readonly<Record<string, readonly string[]>>;
+}
+
+/** A token (`secrets.createToken`). */
+export interface SecretsTokenFixture extends CreateTokenOptions {
+  /** The document's name for it. */
+  readonly name: string;
+}
+
+/** An SSH engine mount's fixtures (`sshScenario(doubles.secrets, mount)`). */
+export interface SshFixture {
+  /** Mount path (default `ssh`). */
+  readonly mount?: string;
+  /** Generate the CA from the seed (`keyType`: `ssh-rsa`, `ec`, `ed25519`), or import a key pair. */
+  readonly ca?: { readonly keyType?: string; readonly keyBits?: number } | { readonly privateKey: string; readonly publicKey: string };
+  /** Role name -> OTP role options. */
+  readonly otpRoles?: Readonly<Record<string, OtpRoleOptions>>;
+  /** Role name -> CA role options. */
+  readonly caRoles?: Readonly<Record<string, CaRoleOptions>>;
+  /** Key name -> private key (for dynamic roles). */
+  readonly keys?: Readonly<Record<string, string>>;
+  readonly zeroAddressRoles?: readonly string[];
+  /** One-time passwords' lease duration (`null`: the system default). */
+  readonly otpTtl?: Duration | null;
+}
+
+/** A cloud engine mount's fixtures (`cloudScenario(doubles.secrets, mount)`). */
+export interface CloudFixture {
+  /** Mount path (default `cloud`). */
+  readonly mount?: string;
+  /** The simulated account's 12-digit id. */
+  readonly accountId?: string;
+  /** Root credentials, as an operator writes `config/root`. */
+  readonly root?: { readonly userName?: string; readonly region?: string; readonly usernameTemplate?: string };
+  readonly iamUsers?: readonly { readonly userName: string; readonly path?: string; readonly accessKeys?: number }[];
+  /** Roles that exist in the account (for `assumed_role` credentials). */
+  readonly accountRoles?: readonly { readonly roleArn: string; readonly maxSessionDuration?: Duration; readonly assumable?: boolean }[];
+}
+
+/** A key in a simulated backend: generated from the seed (`algorithm`) or a PEM private key. */
+export interface BackendKeyFixture {
+  readonly where: BackendKeyInput;
+  readonly key: { readonly algorithm: "rsa"; readonly bits: number } | { readonly algorithm: "ec"; readonly curve: string } | { readonly algorithm: "ed25519" } | { readonly pem: string };
+}
+
+// ---- timeline ---------------------------------------------------------------------------------
+
+/**
+ * One step of the timeline: at most one `at` and exactly one action. Steps run in order; `at` is
+ * the simulated time since the document was loaded (`"5m"`) and never goes back.
+ */
+export interface TimelineStep {
+  /** When: time since the load (the clock advances to it first). Absent: right after the previous step. */
+  readonly at?: Duration;
+  /** A note printed in the transcript. */
+  readonly note?: string;
+  /** Moves the clock forward by this much (every due move fires). */
+  readonly advance?: Duration;
+  /** Sets the secrets node's state. */
+  readonly nodeState?: NodeState | SecretsNodeStateFixture;
+  /** Scripts the next run of a workspace (`runs.nextRun`). */
+  readonly nextRun?: NextRunStep;
+  /** Changes outcome defaults: simulator-wide, or of a workspace (`runs.setOutcome` / `setWorkspaceOutcome`). */
+  readonly outcome?: OutcomeStep;
+  /** Queues a run as a user would (`runs.queueRun`). */
+  readonly queueRun?: QueueRunStep;
+  /** A commit reaches a workspace's repository (`runs.pushCommit`). */
+  readonly pushCommit?: PushCommitStep;
+  /** Uploads a configuration version as a user would (`runs.uploadConfiguration`); it queues a run unless `autoQueueRuns` is false. */
+  readonly uploadConfiguration?: UploadConfigurationStep;
+  /** Makes a run's (or a VCS fetch's) next automatic move (`runs.step`): a run by document name or id. */
+  readonly step?: string;
+  /** Revokes a token now. */
+  readonly revoke?: TokenRef;
+  /** Advances the clock to a token's expiry (it must have one). */
+  readonly expire?: TokenRef;
+  /** Checks the state: a path and what it must equal or match. */
+  readonly expect?: Expectation;
+}
+
+/** A token named by the document: `accessControl` (an ACL token) or `secrets` (a secrets token). */
+export interface TokenRef {
+  readonly accessControl?: string;
+  readonly secrets?: string;
+}
+
+/** `nextRun`: a workspace and the outcome script of its next run. */
+export interface NextRunStep extends OutcomeScript {
+  /** `organization/name` or `name`. */
+  readonly workspace: string;
+}
+
+/** `outcome`: outcome defaults, of one workspace when `workspace` is given. */
+export interface OutcomeStep extends OutcomeScript {
+  readonly workspace?: string;
+}
+
+/** `queueRun`: who queues which run. */
+export interface QueueRunStep {
+  readonly workspace: string;
+  /** The username acting. */
+  readonly as: string;
+  /** The document's name for the run (expect paths: `runs.runs.<name>`). */
+  readonly name?: string;
+  readonly message?: string;
+  readonly isDestroy?: boolean;
+  readonly planOnly?: boolean;
+  readonly autoApply?: boolean;
+  /** `svc-api` (default) or `svc-ui`. */
+  readonly source?: "svc-ui" | "svc-api";
+}
+
+/** `uploadConfiguration`: who uploads which files. */
+export interface UploadConfigurationStep {
+  readonly workspace: string;
+  /** The username acting. */
+  readonly as: string;
+  /** The document's name for the run the upload queues. */
+  readonly name?: string;
+  /** Path -> content (default: one `main.tf`). */
+  readonly files?: Readonly<Record<string, string>>;
+  readonly autoQueueRuns?: boolean;
+  readonly speculative?: boolean;
+}
+
+/** `pushCommit`: a commit (`runs.pushCommit` options; `files` as path -> content). */
+export interface PushCommitStep {
+  readonly workspace: string;
+  readonly branch?: string;
+  readonly message?: string;
+  readonly sha?: string;
+  readonly senderUsername?: string;
+  readonly tag?: string | null;
+  readonly pullRequest?: { readonly number: number; readonly title?: string; readonly body?: string } | null;
+  readonly files?: Readonly<Record<string, string>>;
+  readonly fetch?: UploadOutcome;
+}
+
+/**
+ * An assertion on the state: the value at `path` must `equals` a JSON value (deep equality),
+ * `matches` a regular expression (the value as text), or `exists` (not null/absent).
+ *
+ * Paths: dot-separated names, `[n]` for an array index, `["a/b"]` for names with other characters.
+ * Roots: `clock` (`now`, `epochMs`), `runs.workspaces.<workspace>` (with `runs`, newest first,
+ * `latestRun`, `queue`), `runs.runs.<run name or id>`, `accessControl.tokens.<name>` (null once
+ * expired or deleted), `accessControl.access.<token name>` (`none` / `read` / `write`),
+ * `accessControl.policies.<name>`, `accessControl.roles.<name>`, `accessControl.bindingRules`,
+ * `secrets.nodeState`, `secrets.tokens.<name>` (null once revoked or expired), `secrets.mounts`,
+ * `secrets.leases`, `secrets.ssh.<mount>.roles.<role>`.
+ * @example { path: 'runs.workspaces["acme/prod"].latestRun.status', equals: "applied" }
+ */
+export interface Expectation {
+  readonly path: string;
+  readonly equals?: unknown;
+  readonly matches?: string;
+  readonly exists?: boolean;
+}
+
+/** Phase names of `durations` in outcome scripts (re-exported for schema readers). */
+export type ScenarioPhaseName = PhaseName;
