@@ -14,7 +14,7 @@ import type { LinkInput, NodeIdentityInput, ServiceIdentityInput } from "../../s
 import type { LoginInput } from "../../simulator/access-control/login.js";
 import type { TokenInput } from "../../simulator/access-control/tokens.js";
 import { bodyText, type SimRequest } from "../http.js";
-import { GoObject, decodeFailure, parseGoDuration, type GoParseOptions } from "./go-json.js";
+import { GoObject, decodeFailure, parseGoDuration, type FieldReader, type FieldReaders, type GoParseOptions } from "./go-json.js";
 
 /** What the decoders need to know about the service. */
 export interface BodyOptions {
@@ -22,33 +22,125 @@ export interface BodyOptions {
   readonly namespaces: boolean;
 }
 
-const string = (body: GoObject, field: string): string | undefined => body.string(field);
-const ignoredString = (body: GoObject, field: string): undefined => void body.string(field);
-const ignoredTime = (body: GoObject, field: string): undefined => void body.time(field);
-const ignoredIndex = (body: GoObject, field: string): undefined => void body.uint(field);
+/**
+ * How a body field is read, as the real (Go) decoder reads its type: `string`, `bool`, `uint`
+ * (`uint64`), `strings` (`[]string`), `string-map` (`map[string]string`), `time` (RFC 3339),
+ * `duration` (a Go duration string or a number of nanoseconds; other JSON types are ignored), or
+ * `objects` (a list of nested structs of `goType`, each read by `fields`).
+ */
+export type GoFieldKind = "string" | "bool" | "uint" | "strings" | "string-map" | "time" | "duration" | "objects";
 
-function parseOptions(options: BodyOptions): GoParseOptions {
-  if (options.namespaces) return {};
-  return { rewordUnknown: (message, key) => (key === "Namespace" ? `${message} - Namespaces are an enterprise feature` : message) };
+/** One field of a Go request struct. */
+export interface GoFieldRule {
+  readonly kind: GoFieldKind;
+  /** Set by the service itself: accepted and type-checked, then ignored. */
+  readonly ignored?: true;
+  /** A field only with the enterprise option (namespaces); otherwise an unknown field. */
+  readonly enterprise?: true;
+  /** `objects`: the Go struct name of each item, e.g. `ACLTokenPolicyLink`. */
+  readonly goType?: string;
+  /** `objects`: the item's fields. */
+  readonly fields?: GoFields;
 }
 
-function link(item: GoObject): LinkInput {
-  const decoded = item.decode({ ID: string, Name: string });
-  return { id: decoded.ID, name: decoded.Name };
+/** The fields of a Go request struct by their Go names. */
+export type GoFields = Readonly<Record<string, GoFieldRule>>;
+
+/** A request body's decoding rules: the Go struct name, the 400 prefix and the fields. */
+export interface GoBodyRules {
+  /** The Go struct name in type errors, e.g. `ACLToken`. */
+  readonly struct: string;
+  /** The 400 detail prefix, e.g. `Token decoding failed`. */
+  readonly prefix: string;
+  readonly fields: GoFields;
 }
 
-function serviceIdentity(item: GoObject): ServiceIdentityInput {
-  const decoded = item.decode({ ServiceName: string, Datacenters: (b, f) => b.strings(f) });
-  return { serviceName: decoded.ServiceName, datacenters: decoded.Datacenters };
-}
+const f = (kind: GoFieldKind, extra: Omit<GoFieldRule, "kind"> = {}): GoFieldRule => Object.freeze({ kind, ...extra });
+const LINK_FIELDS: GoFields = Object.freeze({ ID: f("string"), Name: f("string") });
 
-function nodeIdentity(item: GoObject): NodeIdentityInput {
-  const decoded = item.decode({ NodeName: string, Datacenter: string });
-  return { nodeName: decoded.NodeName, datacenter: decoded.Datacenter };
+/**
+ * The token body (create, update and clone): the real `ACLToken` struct's fields.
+ * @example TOKEN_BODY.fields.ExpirationTTL.kind // "duration"
+ */
+export const TOKEN_BODY: GoBodyRules = Object.freeze({
+  struct: "ACLToken",
+  prefix: "Token decoding failed",
+  fields: Object.freeze({
+    AccessorID: f("string"),
+    SecretID: f("string"),
+    Description: f("string"),
+    Policies: f("objects", { goType: "ACLTokenPolicyLink", fields: LINK_FIELDS }),
+    Roles: f("objects", { goType: "ACLTokenRoleLink", fields: LINK_FIELDS }),
+    ServiceIdentities: f("objects", { goType: "ACLServiceIdentity", fields: Object.freeze({ ServiceName: f("string"), Datacenters: f("strings") }) }),
+    NodeIdentities: f("objects", { goType: "ACLNodeIdentity", fields: Object.freeze({ NodeName: f("string"), Datacenter: f("string") }) }),
+    Local: f("bool"),
+    AuthMethod: f("string"),
+    ExpirationTime: f("time"),
+    ExpirationTTL: f("duration"),
+    CreateTime: f("time", { ignored: true }),
+    Hash: f("string", { ignored: true }),
+    CreateIndex: f("uint", { ignored: true }),
+    ModifyIndex: f("uint", { ignored: true }),
+    Namespace: f("string", { enterprise: true }),
+    AuthMethodNamespace: f("string", { enterprise: true, ignored: true }),
+  }),
+});
+
+/**
+ * The binding-rule body (create and update).
+ * @example BINDING_RULE_BODY.prefix // "BindingRule decoding failed"
+ */
+export const BINDING_RULE_BODY: GoBodyRules = Object.freeze({
+  struct: "ACLBindingRule",
+  prefix: "BindingRule decoding failed",
+  fields: Object.freeze({
+    ID: f("string"),
+    Description: f("string"),
+    AuthMethod: f("string"),
+    Selector: f("string"),
+    BindType: f("string"),
+    BindName: f("string"),
+    CreateIndex: f("uint", { ignored: true }),
+    ModifyIndex: f("uint", { ignored: true }),
+    Namespace: f("string", { enterprise: true }),
+  }),
+});
+
+/**
+ * The login body.
+ * @example LOGIN_BODY.fields.Meta.kind // "string-map"
+ */
+export const LOGIN_BODY: GoBodyRules = Object.freeze({
+  struct: "ACLLoginParams",
+  prefix: "Failed to decode request body",
+  fields: Object.freeze({ AuthMethod: f("string"), BearerToken: f("string"), Meta: f("string-map"), Namespace: f("string", { enterprise: true }) }),
+});
+
+/**
+ * The Go type name a field's kind is reported with in a type error (`undefined` for `time` and
+ * `duration`, which have their own messages).
+ * @example goTypeName(TOKEN_BODY.fields.Policies) // "[]*structs.ACLTokenPolicyLink"
+ */
+export function goTypeName(rule: GoFieldRule): string | undefined {
+  switch (rule.kind) {
+    case "string":
+    case "bool":
+      return rule.kind;
+    case "uint":
+      return "uint64";
+    case "strings":
+      return "[]string";
+    case "string-map":
+      return "map[string]string";
+    case "objects":
+      return `[]*structs.${rule.goType ?? ""}`;
+    default:
+      return undefined;
+  }
 }
 
 /** `ExpirationTTL`: a Go duration string, or a JSON number of nanoseconds; other types are ignored (as the real decoder does). */
-function expirationTtl(body: GoObject, field: string, fail: (message: string) => Error): number | undefined {
+function duration(body: GoObject, field: string, fail: (message: string) => Error): number | undefined {
   const ttl = body.raw(field);
   if (typeof ttl === "string") {
     const ms = parseGoDuration(ttl);
@@ -58,27 +150,53 @@ function expirationTtl(body: GoObject, field: string, fail: (message: string) =>
   return typeof ttl === "number" ? ttl / 1e6 : undefined;
 }
 
-function tokenFields(options: BodyOptions, fail: (message: string) => Error) {
-  return {
-    AccessorID: string,
-    SecretID: string,
-    Description: string,
-    Policies: (b: GoObject, f: string) => b.objects(f, "ACLTokenPolicyLink", link),
-    Roles: (b: GoObject, f: string) => b.objects(f, "ACLTokenRoleLink", link),
-    ServiceIdentities: (b: GoObject, f: string) => b.objects(f, "ACLServiceIdentity", serviceIdentity),
-    NodeIdentities: (b: GoObject, f: string) => b.objects(f, "ACLNodeIdentity", nodeIdentity),
-    Local: (b: GoObject, f: string) => b.bool(f),
-    AuthMethod: string,
-    ExpirationTime: (b: GoObject, f: string) => b.time(f),
-    ExpirationTTL: (b: GoObject, f: string) => expirationTtl(b, f, fail),
-    CreateTime: ignoredTime,
-    Hash: ignoredString,
-    CreateIndex: ignoredIndex,
-    ModifyIndex: ignoredIndex,
-    Namespace: options.namespaces ? string : undefined,
-    AuthMethodNamespace: options.namespaces ? ignoredString : undefined,
-  };
+type Decoded = Record<string, unknown>;
+
+function readerOf(rule: GoFieldRule, options: BodyOptions, fail: (message: string) => Error): FieldReader<unknown> | undefined {
+  if (rule.enterprise === true && !options.namespaces) return undefined;
+  const read = ((): FieldReader<unknown> => {
+    switch (rule.kind) {
+      case "string":
+        return (b, field) => b.string(field);
+      case "bool":
+        return (b, field) => b.bool(field);
+      case "uint":
+        return (b, field) => b.uint(field);
+      case "strings":
+        return (b, field) => b.strings(field);
+      case "string-map":
+        return (b, field) => b.stringMap(field);
+      case "time":
+        return (b, field) => b.time(field);
+      case "duration":
+        return (b, field) => duration(b, field, fail);
+      case "objects": {
+        const fields = rule.fields ?? {};
+        return (b, field) => b.objects(field, rule.goType ?? "", (item) => item.decode(readersOf(fields, options, fail)) as Decoded);
+      }
+    }
+  })();
+  return rule.ignored === true ? (b, field) => void read(b, field) : read;
 }
+
+function readersOf(fields: GoFields, options: BodyOptions, fail: (message: string) => Error): FieldReaders {
+  return Object.fromEntries(Object.entries(fields).map(([name, rule]) => [name, readerOf(rule, options, fail)]));
+}
+
+function decodeBody(request: SimRequest, rules: GoBodyRules, operation: string, options: BodyOptions): Decoded {
+  const fail = decodeFailure(operation, rules.prefix);
+  const body = GoObject.parse(bodyText(request), rules.struct, fail, parseOptions(options));
+  return body.decode(readersOf(rules.fields, options, fail)) as Decoded;
+}
+
+function parseOptions(options: BodyOptions): GoParseOptions {
+  if (options.namespaces) return {};
+  return { rewordUnknown: (message, key) => (key === "Namespace" ? `${message} - Namespaces are an enterprise feature` : message) };
+}
+
+const str = (value: unknown): string | undefined => value as string | undefined;
+const items = (value: unknown): Decoded[] | undefined => value as Decoded[] | undefined;
+const link = (item: Decoded): LinkInput => ({ id: str(item.ID), name: str(item.Name) });
 
 /**
  * Decodes a token create or update body.
@@ -86,22 +204,20 @@ function tokenFields(options: BodyOptions, fail: (message: string) => Error) {
  * a value of the wrong type, a bad `ExpirationTTL` or `ExpirationTime`).
  */
 export function decodeTokenBody(request: SimRequest, operation: string, options: BodyOptions): TokenInput {
-  const fail = decodeFailure(operation, "Token decoding failed");
-  const body = GoObject.parse(bodyText(request), "ACLToken", fail, parseOptions(options));
-  const decoded = body.decode(tokenFields(options, fail));
+  const decoded = decodeBody(request, TOKEN_BODY, operation, options);
   return {
-    accessorId: decoded.AccessorID,
-    secretId: decoded.SecretID,
-    description: decoded.Description,
-    policies: decoded.Policies,
-    roles: decoded.Roles,
-    serviceIdentities: decoded.ServiceIdentities,
-    nodeIdentities: decoded.NodeIdentities,
-    local: decoded.Local,
-    authMethod: decoded.AuthMethod,
-    expirationTime: decoded.ExpirationTime,
-    expirationTtlMs: decoded.ExpirationTTL,
-    namespace: decoded.Namespace,
+    accessorId: str(decoded.AccessorID),
+    secretId: str(decoded.SecretID),
+    description: str(decoded.Description),
+    policies: items(decoded.Policies)?.map(link),
+    roles: items(decoded.Roles)?.map(link),
+    serviceIdentities: items(decoded.ServiceIdentities)?.map((item): ServiceIdentityInput => ({ serviceName: str(item.ServiceName), datacenters: item.Datacenters as string[] | undefined })),
+    nodeIdentities: items(decoded.NodeIdentities)?.map((item): NodeIdentityInput => ({ nodeName: str(item.NodeName), datacenter: str(item.Datacenter) })),
+    local: decoded.Local as boolean | undefined,
+    authMethod: str(decoded.AuthMethod),
+    expirationTime: decoded.ExpirationTime as number | undefined,
+    expirationTtlMs: decoded.ExpirationTTL as number | undefined,
+    namespace: str(decoded.Namespace),
   };
 }
 
@@ -111,10 +227,8 @@ export function decodeTokenBody(request: SimRequest, operation: string, options:
  * @throws {DomainError} `malformed` (400) `Token decoding failed: ...`.
  */
 export function decodeCloneBody(request: SimRequest, options: BodyOptions): { description?: string | undefined; namespace?: string | undefined } {
-  const fail = decodeFailure("clone token", "Token decoding failed");
-  const body = GoObject.parse(bodyText(request), "ACLToken", fail, parseOptions(options));
-  const decoded = body.decode(tokenFields(options, fail));
-  return { description: decoded.Description, namespace: decoded.Namespace };
+  const decoded = decodeBody(request, TOKEN_BODY, "clone token", options);
+  return { description: str(decoded.Description), namespace: str(decoded.Namespace) };
 }
 
 /**
@@ -122,26 +236,15 @@ export function decodeCloneBody(request: SimRequest, options: BodyOptions): { de
  * @throws {DomainError} `malformed` (400) `BindingRule decoding failed: ...`.
  */
 export function decodeBindingRuleBody(request: SimRequest, operation: string, options: BodyOptions): BindingRuleInput & { id?: string | undefined } {
-  const body = GoObject.parse(bodyText(request), "ACLBindingRule", decodeFailure(operation, "BindingRule decoding failed"), parseOptions(options));
-  const decoded = body.decode({
-    ID: string,
-    Description: string,
-    AuthMethod: string,
-    Selector: string,
-    BindType: string,
-    BindName: string,
-    CreateIndex: ignoredIndex,
-    ModifyIndex: ignoredIndex,
-    Namespace: options.namespaces ? string : undefined,
-  });
+  const decoded = decodeBody(request, BINDING_RULE_BODY, operation, options);
   return {
-    id: decoded.ID,
-    description: decoded.Description,
-    authMethod: decoded.AuthMethod,
-    selector: decoded.Selector,
-    bindType: decoded.BindType,
-    bindName: decoded.BindName,
-    namespace: decoded.Namespace,
+    id: str(decoded.ID),
+    description: str(decoded.Description),
+    authMethod: str(decoded.AuthMethod),
+    selector: str(decoded.Selector),
+    bindType: str(decoded.BindType),
+    bindName: str(decoded.BindName),
+    namespace: str(decoded.Namespace),
   };
 }
 
@@ -151,17 +254,11 @@ export function decodeBindingRuleBody(request: SimRequest, operation: string, op
  * @throws {DomainError} `malformed` (400) `Failed to decode request body: ...`.
  */
 export function decodeLoginBody(request: SimRequest, options: BodyOptions): LoginInput {
-  const body = GoObject.parse(bodyText(request), "ACLLoginParams", decodeFailure("login", "Failed to decode request body"), parseOptions(options));
-  const decoded = body.decode({
-    AuthMethod: string,
-    BearerToken: string,
-    Meta: (b: GoObject, f: string) => b.stringMap(f),
-    Namespace: options.namespaces ? string : undefined,
-  });
+  const decoded = decodeBody(request, LOGIN_BODY, "login", options);
   return {
-    authMethod: decoded.AuthMethod ?? "",
-    bearerToken: decoded.BearerToken ?? "",
-    meta: decoded.Meta,
-    namespace: decoded.Namespace,
+    authMethod: str(decoded.AuthMethod) ?? "",
+    bearerToken: str(decoded.BearerToken) ?? "",
+    meta: decoded.Meta as Record<string, string> | undefined,
+    namespace: str(decoded.Namespace),
   };
 }

@@ -34,6 +34,12 @@ export interface GoParseOptions {
   readonly rewordUnknown?: (message: string, key: string) => string;
 }
 
+/**
+ * Go's message for a `time.Time` field given a JSON value other than a string.
+ * @example `Token decoding failed: ${GO_TIME_NOT_A_STRING}` // the 400 for {"ExpirationTime": 5}
+ */
+export const GO_TIME_NOT_A_STRING = "Time.UnmarshalJSON: input is not a JSON string";
+
 /** A decoded JSON object with Go-style field lookup. */
 export class GoObject {
   private constructor(
@@ -102,7 +108,7 @@ export class GoObject {
   }
 
   private mismatch(field: string, value: unknown, goType: string): DomainError {
-    return this.fail(`json: cannot unmarshal ${jsonType(value)} into Go struct field ${this.struct}.${field} of type ${goType}`);
+    return this.fail(goUnmarshalMessage(value, this.struct, field, goType));
   }
 
   /** A string field. */
@@ -177,7 +183,7 @@ export class GoObject {
   time(field: string): number | undefined {
     const value = this.raw(field);
     if (value === undefined) return undefined;
-    if (typeof value !== "string") throw this.fail("Time.UnmarshalJSON: input is not a JSON string");
+    if (typeof value !== "string") throw this.fail(GO_TIME_NOT_A_STRING);
     const ms = parseRfc3339(value);
     if (ms === undefined) {
       throw this.fail(`parsing time "\\"${value}\\"" as "\\"2006-01-02T15:04:05Z07:00\\"": cannot parse "${value}" as RFC 3339`);
@@ -229,6 +235,15 @@ export function parseGoDuration(text: string): number | undefined {
     if (error instanceof GoDurationError) return undefined;
     throw error;
   }
+}
+
+/**
+ * Go's message for a JSON value of the wrong type in a struct field (shared by the decoder and the
+ * testing kit's labels).
+ * @example goUnmarshalMessage(1, "ACLToken", "Description", "string") // "json: cannot unmarshal number into Go struct field ACLToken.Description of type string"
+ */
+export function goUnmarshalMessage(value: unknown, struct: string, field: string, goType: string): string {
+  return `json: cannot unmarshal ${jsonType(value)} into Go struct field ${struct}.${field} of type ${goType}`;
 }
 
 /** Go's name of a JSON value's type in unmarshal errors. */

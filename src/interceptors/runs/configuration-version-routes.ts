@@ -21,6 +21,7 @@ import type { DownloadLink, RunsState } from "../../simulator/runs/state.js";
 import type { OperationContext } from "../../simulator/kernel/simulator.js";
 import { readAs, updateAs, type Authenticated } from "./context.js";
 import { document, includes, noContent, pageRequest, paginate, uniqueResources } from "./json-api.js";
+import { CREATE_CONFIGURATION_VERSION_RULES, readAttributes } from "./fields.js";
 import { jsonBody, readData } from "./request.js";
 import {
   CONFIGURATION_VERSION_INCLUDES,
@@ -73,12 +74,8 @@ export const configurationVersionRoutes: readonly Route[] = [
     handler: (ctx) => {
       const operation = "create configuration version";
       return updateAs(ctx, operation, ({ sim, caller, out }) => {
-        const data = readData(jsonBody(ctx.request, operation), "configuration-versions", operation, { optional: true });
-        const input = {
-          autoQueueRuns: data.attributes.boolean("auto-queue-runs"),
-          speculative: data.attributes.boolean("speculative"),
-          provisional: data.attributes.boolean("provisional"),
-        };
+        const data = readData(jsonBody(ctx.request, operation), CREATE_CONFIGURATION_VERSION_RULES.type, operation, { optional: true });
+        const input: { autoQueueRuns?: boolean; speculative?: boolean; provisional?: boolean } = readAttributes(data.attributes, CREATE_CONFIGURATION_VERSION_RULES);
         const version = createConfigurationVersion(sim, caller, ctx.params.workspace_id ?? "", input);
         const uploadUrl = archiveUrl(ctx, version.uploadToken ?? "");
         return document(201, { data: serializeConfigurationVersion(out, version, uploadUrl) });

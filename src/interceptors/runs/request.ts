@@ -68,7 +68,7 @@ export function readData(body: unknown, type: string, operation: string, options
   if (!isObject(body) || !isObject(body.data)) throw invalidAttribute(operation, "/data", "data must be an object");
   const data = body.data;
   if (data.type !== undefined || !options.optional) {
-    if (data.type !== type) throw invalidAttribute(operation, "/data/type", `data.type must be "${type}"`);
+    if (data.type !== type) throw invalidAttribute(operation, "/data/type", dataTypeMessage(type));
   }
   if (data.attributes !== undefined && !isObject(data.attributes)) throw invalidAttribute(operation, "/data/attributes", "attributes must be an object");
   if (data.relationships !== undefined && !isObject(data.relationships)) {
@@ -101,6 +101,38 @@ export function relationshipId(relationships: Record<string, unknown>, name: str
 }
 
 /**
+ * How an attribute is read: its JSON type (spec: "Runs", create attributes). The field-rule tables
+ * (`fields.ts`) describe each attribute by one of these, and the testing kit generates values from them.
+ */
+export type AttributeKind = "boolean" | "string" | "string-array" | "variables";
+
+/**
+ * The 422 detail for an attribute whose value is not of its kind (the `source.pointer` is
+ * `/data/attributes/<name>`). Shared by the reader and the testing kit's labels.
+ * @example attributeTypeMessage("boolean", "is-destroy") // "is-destroy must be a boolean"
+ */
+export function attributeTypeMessage(kind: AttributeKind, name: string): string {
+  switch (kind) {
+    case "boolean":
+      return `${name} must be a boolean`;
+    case "string":
+      return `${name} must be a string`;
+    case "string-array":
+      return `${name} must be an array of strings`;
+    case "variables":
+      return `${name} must be an array of {"key": string, "value": string}`;
+  }
+}
+
+/**
+ * The 422 detail when `data.type` is not the endpoint's type (pointer `/data/type`).
+ * @example dataTypeMessage("runs") // 'data.type must be "runs"'
+ */
+export function dataTypeMessage(type: string): string {
+  return `data.type must be "${type}"`;
+}
+
+/**
  * Typed, pointer-aware reads of `data.attributes`.
  * @example
  * new AttributeReader("create run", { "is-destroy": true }).boolean("is-destroy") // true
@@ -116,6 +148,23 @@ export class AttributeReader {
     throw invalidAttribute(this.operation, `${this.base}/${name}`, message);
   }
 
+  /**
+   * Reads `name` as `kind` (the field-rule tables' entry point).
+   * @throws {DomainError} 422 as the kind's own reader does.
+   */
+  read(kind: AttributeKind, name: string): unknown {
+    switch (kind) {
+      case "boolean":
+        return this.boolean(name);
+      case "string":
+        return this.string(name);
+      case "string-array":
+        return this.stringArray(name);
+      case "variables":
+        return this.variables(name);
+    }
+  }
+
   /** Whether the attribute is present (even as null). */
   has(name: string): boolean {
     return Object.hasOwn(this.values, name);
@@ -125,7 +174,7 @@ export class AttributeReader {
   boolean(name: string): boolean | undefined {
     const value = this.values[name];
     if (value === undefined) return undefined;
-    if (typeof value !== "boolean") this.fail(name, `${name} must be a boolean`);
+    if (typeof value !== "boolean") this.fail(name, attributeTypeMessage("boolean", name));
     return value;
   }
 
@@ -133,7 +182,7 @@ export class AttributeReader {
   string(name: string): string | undefined {
     const value = this.values[name];
     if (value === undefined) return undefined;
-    if (typeof value !== "string") this.fail(name, `${name} must be a string`);
+    if (typeof value !== "string") this.fail(name, attributeTypeMessage("string", name));
     return value;
   }
 
@@ -148,9 +197,9 @@ export class AttributeReader {
     const value = this.values[name];
     if (value === undefined) return undefined;
     if (value === null) return null;
-    if (!Array.isArray(value)) this.fail(name, `${name} must be an array of strings`);
+    if (!Array.isArray(value)) this.fail(name, attributeTypeMessage("string-array", name));
     value.forEach((item, index) => {
-      if (typeof item !== "string") throw invalidAttribute(this.operation, `${this.base}/${name}/${index}`, `${name} must be an array of strings`);
+      if (typeof item !== "string") throw invalidAttribute(this.operation, `${this.base}/${name}/${index}`, attributeTypeMessage("string-array", name));
     });
     return [...(value as string[])];
   }
@@ -159,7 +208,7 @@ export class AttributeReader {
   variables(name: string): RunVariable[] | undefined {
     const value = this.values[name];
     if (value === undefined) return undefined;
-    if (!Array.isArray(value)) this.fail(name, `${name} must be an array of {"key": string, "value": string}`);
+    if (!Array.isArray(value)) this.fail(name, attributeTypeMessage("variables", name));
     return value.map((item: unknown, index) => {
       const at = `${this.base}/${name}/${index}`;
       if (!isObject(item)) throw invalidAttribute(this.operation, at, `${name} entries must be {"key": string, "value": string}`);

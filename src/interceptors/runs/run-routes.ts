@@ -5,14 +5,15 @@
  */
 import type { Route, RouteContext } from "../http.js";
 import type { Caller } from "../../simulator/runs/access.js";
-import { invalidAttribute, notFound } from "../../simulator/runs/errors.js";
+import { notFound } from "../../simulator/runs/errors.js";
 import { applyRun, cancelRun, discardRun, forceCancelRun, forceExecuteRun } from "../../simulator/runs/run-actions.js";
 import { createRun, listRunsPage, visibleRun, type CreateRunInput } from "../../simulator/runs/runs.js";
 import type { Run, RunsState } from "../../simulator/runs/state.js";
 import type { OperationContext } from "../../simulator/kernel/simulator.js";
 import { readAs, updateAs } from "./context.js";
 import { commaList, document, includes, noContent, pageOf, pageRequest, uniqueResources } from "./json-api.js";
-import { actionComment, jsonBody, readData, relationshipId } from "./request.js";
+import { CREATE_RUN_RULES, readAttributes, readRelationships } from "./fields.js";
+import { actionComment, jsonBody, readData } from "./request.js";
 import { RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, serializeRun, serializeUser } from "./serializers.js";
 
 /**
@@ -24,31 +25,9 @@ import { RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, seria
  */
 export function parseCreateRun(ctx: RouteContext): CreateRunInput {
   const operation = "create run";
-  const data = readData(jsonBody(ctx.request, operation), "runs", operation);
-  const a = data.attributes;
-  const workspaceId = relationshipId(data.relationships, "workspace", "workspaces", operation);
-  if (workspaceId === undefined) {
-    throw invalidAttribute(operation, "/data/relationships/workspace/data/id", 'workspace is required: {"data": {"type": "workspaces", "id": "ws-..."}}');
-  }
-  const configurationVersionId = relationshipId(data.relationships, "configuration-version", "configuration-versions", operation);
-  const input: Record<string, unknown> = {
-    workspaceId,
-    configurationVersionId,
-    allowEmptyApply: a.boolean("allow-empty-apply"),
-    allowConfigGeneration: a.boolean("allow-config-generation"),
-    autoApply: a.boolean("auto-apply"),
-    isDestroy: a.boolean("is-destroy"),
-    message: a.string("message"),
-    refresh: a.boolean("refresh"),
-    refreshOnly: a.boolean("refresh-only"),
-    replaceAddrs: a.stringArray("replace-addrs"),
-    targetAddrs: a.stringArray("target-addrs"),
-    variables: a.variables("variables"),
-    planOnly: a.boolean("plan-only"),
-    savePlan: a.boolean("save-plan"),
-    engineVersion: a.string("engine-version"),
-  };
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as unknown as CreateRunInput;
+  const data = readData(jsonBody(ctx.request, operation), CREATE_RUN_RULES.type, operation);
+  const input = { ...readRelationships(data.relationships, CREATE_RUN_RULES, operation), ...readAttributes(data.attributes, CREATE_RUN_RULES) };
+  return input as unknown as CreateRunInput;
 }
 
 type ActionFn = (sim: OperationContext<RunsState>, caller: Caller, runId: string, comment: string | null) => Run;

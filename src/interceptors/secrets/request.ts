@@ -113,8 +113,32 @@ export function fieldConversionError(field: string, value: unknown, detail: stri
   return badRequest("parse field", `error converting input ${JSON.stringify(value)} for field "${field}": ${detail}`);
 }
 
-function conversionError(field: string, value: unknown, type: string): ReturnType<typeof badRequest> {
-  return fieldConversionError(field, value, `cannot parse as ${type}`);
+/**
+ * How a request field is read (the real field types): `string` (numbers and booleans printed),
+ * `int`, `bool` (Go's `ParseBool` strings, 0/1), `string-list` (an array or a comma-separated
+ * string), `duration` (seconds or a Go duration string), `string-map` (an object, a list of
+ * objects, or a string holding one), `key-lengths` (a map of integers or lists of integers).
+ */
+export type SecretsFieldKind = "string" | "int" | "bool" | "string-list" | "duration" | "string-map" | "key-lengths";
+
+/**
+ * The detail of the 400 for a value of the wrong JSON type, per kind:
+ * `error converting input <value as JSON> for field "<field>": <detail>`. Shared by the readers
+ * and the testing kit's labels.
+ * @example FIELD_KIND_REFUSALS.int // "cannot parse as int"
+ */
+export const FIELD_KIND_REFUSALS: Readonly<Record<SecretsFieldKind, string>> = Object.freeze({
+  string: "cannot parse as string",
+  int: "cannot parse as int",
+  bool: "cannot parse as bool",
+  "string-list": "cannot parse as []string",
+  duration: "not a duration",
+  "string-map": "expected a map",
+  "key-lengths": "expected a map",
+});
+
+function conversionError(field: string, value: unknown, kind: "string" | "int" | "bool" | "string-list"): ReturnType<typeof badRequest> {
+  return fieldConversionError(field, value, FIELD_KIND_REFUSALS[kind]);
 }
 
 /**
@@ -182,9 +206,9 @@ export function stringListField(data: Readonly<Record<string, unknown>>, field: 
   if (Array.isArray(value)) {
     return value.map((item) => {
       const text = scalarText(item);
-      if (text === undefined) throw conversionError(field, value, "[]string");
+      if (text === undefined) throw conversionError(field, value, "string-list");
       return text.trim();
     }).filter((s) => s !== "");
   }
-  throw conversionError(field, value, "[]string");
+  throw conversionError(field, value, "string-list");
 }

@@ -60,6 +60,39 @@ export interface CreateRunInput {
   readonly source?: RunSource;
 }
 
+/** Two create-run inputs that may not both be true (spec: "Runs", create run). */
+export interface ExclusiveInputs {
+  /** The two {@link CreateRunInput} members (for `planOnly`: the effective value, a speculative version's default included). */
+  readonly inputs: readonly ["isDestroy" | "savePlan", "refreshOnly" | "planOnly"];
+  /** The 422's `source.pointer`. */
+  readonly pointer: string;
+  /** The 422's detail. */
+  readonly message: string;
+}
+
+/**
+ * The create-run inputs that exclude each other, as data: `createRun` refuses each pair with its
+ * 422, and the testing kit (`infra-doubles/testing`) keeps valid bodies clear of them and labels
+ * invalid ones with them.
+ * @example CREATE_RUN_EXCLUSIVE_INPUTS[0].message // "is-destroy and refresh-only are mutually exclusive"
+ */
+export const CREATE_RUN_EXCLUSIVE_INPUTS: readonly ExclusiveInputs[] = Object.freeze([
+  Object.freeze({ inputs: ["isDestroy", "refreshOnly"] as const, pointer: "/data/attributes/is-destroy", message: "is-destroy and refresh-only are mutually exclusive" }),
+  Object.freeze({ inputs: ["savePlan", "planOnly"] as const, pointer: "/data/attributes/save-plan", message: "save-plan and plan-only are mutually exclusive" }),
+]);
+
+/**
+ * Create-run inputs allowed only on plan-only runs (spec: "Runs", create run), as data.
+ * @example PLAN_ONLY_INPUTS[0].message // "engine-version can only be set on plan-only runs"
+ */
+export const PLAN_ONLY_INPUTS: readonly { readonly input: "engineVersion"; readonly pointer: string; readonly message: string }[] = Object.freeze([
+  Object.freeze({ input: "engineVersion" as const, pointer: "/data/attributes/engine-version", message: "engine-version can only be set on plan-only runs" }),
+]);
+
+function refuseBoth(operation: string, rule: ExclusiveInputs | undefined, first: boolean | undefined, second: boolean | undefined): void {
+  if (rule !== undefined && first === true && second === true) throw invalidAttribute(operation, rule.pointer, rule.message);
+}
+
 /**
  * Creates a run (`pending`), as `POST /runs` does.
  * @throws {DomainError} `not_found` (404) for an unknown or invisible workspace or configuration
@@ -75,19 +108,16 @@ export function createRun(ctx: Ctx, caller: Caller, input: CreateRunInput): Run 
   const workspace = state.workspaces[input.workspaceId];
   if (workspace === undefined) throw notFound(operation, input.workspaceId);
   requireCapability(state, caller, workspace, "queue-plans", operation, workspace.id, { organizationTokens: "refused" });
-  if (input.isDestroy === true && input.refreshOnly === true) {
-    throw invalidAttribute(operation, "/data/attributes/is-destroy", "is-destroy and refresh-only are mutually exclusive");
-  }
+  refuseBoth(operation, CREATE_RUN_EXCLUSIVE_INPUTS[0], input.isDestroy, input.refreshOnly);
   const version = resolveConfigurationVersion(state, caller, workspace, input.configurationVersionId);
   const planOnly = input.planOnly ?? version.speculative;
   if (version.speculative && !planOnly) {
     throw invalidAttribute(operation, "/data/attributes/plan-only", `configuration version ${version.id} is speculative; it can only be used for plan-only runs`);
   }
-  if (input.savePlan === true && planOnly) {
-    throw invalidAttribute(operation, "/data/attributes/save-plan", "save-plan and plan-only are mutually exclusive");
-  }
+  refuseBoth(operation, CREATE_RUN_EXCLUSIVE_INPUTS[1], input.savePlan, planOnly);
   if (input.engineVersion !== undefined) {
-    if (!planOnly) throw invalidAttribute(operation, "/data/attributes/engine-version", "engine-version can only be set on plan-only runs");
+    const planOnlyRule = PLAN_ONLY_INPUTS[0];
+    if (!planOnly && planOnlyRule !== undefined) throw invalidAttribute(operation, planOnlyRule.pointer, planOnlyRule.message);
     const available = Object.values(state.engineVersions).some((v) => v.version === input.engineVersion && v.enabled);
     if (!available) {
       throw invalidAttribute(operation, "/data/attributes/engine-version", `engine version "${input.engineVersion}" is not an available version`);

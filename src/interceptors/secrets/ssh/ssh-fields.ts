@@ -10,7 +10,7 @@
 import { badRequest } from "../../../simulator/secrets/errors.js";
 import { parseDuration } from "../../../simulator/kernel/duration.js";
 import { isDomainError } from "../../../simulator/kernel/errors.js";
-import { fieldConversionError, integerOf, scalarText } from "../request.js";
+import { FIELD_KIND_REFUSALS, boolField, fieldConversionError, intField, integerOf, scalarText, stringField, stringListField, type SecretsFieldKind } from "../request.js";
 
 type Data = Readonly<Record<string, unknown>>;
 
@@ -25,7 +25,7 @@ export function durationField(data: Data, field: string): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   let ms: number;
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw fieldConversionError(field, value, "not a duration");
+    if (!Number.isFinite(value)) throw fieldConversionError(field, value, FIELD_KIND_REFUSALS.duration);
     ms = value * 1000;
   } else if (typeof value === "string") {
     try {
@@ -35,7 +35,7 @@ export function durationField(data: Data, field: string): number | undefined {
       throw error;
     }
   } else {
-    throw fieldConversionError(field, value, "not a duration");
+    throw fieldConversionError(field, value, FIELD_KIND_REFUSALS.duration);
   }
   if (ms < 0) throw fieldConversionError(field, value, "negative durations are not allowed");
   return Math.floor(ms / 1000) * 1000;
@@ -85,20 +85,20 @@ function objectOf(field: string, value: unknown): Record<string, unknown> {
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw fieldConversionError(field, value, "expected a map");
+      throw fieldConversionError(field, value, FIELD_KIND_REFUSALS["string-map"]);
     }
     return objectOf(field, parsed);
   }
   if (Array.isArray(value)) {
     const merged: Record<string, unknown> = {};
     for (const item of value) {
-      if (item === null || typeof item !== "object" || Array.isArray(item)) throw fieldConversionError(field, value, "expected a map");
+      if (item === null || typeof item !== "object" || Array.isArray(item)) throw fieldConversionError(field, value, FIELD_KIND_REFUSALS["string-map"]);
       Object.assign(merged, item);
     }
     return merged;
   }
   if (typeof value === "object" && value !== null) return value as Record<string, unknown>;
-  throw fieldConversionError(field, value, "expected a map");
+  throw fieldConversionError(field, value, FIELD_KIND_REFUSALS["string-map"]);
 }
 
 function textOf(field: string, whole: unknown, item: unknown): string {
@@ -107,3 +107,96 @@ function textOf(field: string, whole: unknown, item: unknown): string {
   if (text === undefined) throw fieldConversionError(field, whole, "map values must be strings, numbers or booleans");
   return text;
 }
+
+/** One request field of an SSH endpoint: its wire name, the engine input member, and its kind. */
+export interface SshFieldRule {
+  /** The wire name, e.g. `key_type`. */
+  readonly field: string;
+  /** The engine input member, e.g. `keyType`. */
+  readonly input: string;
+  readonly kind: SecretsFieldKind;
+}
+
+const READERS: Readonly<Record<SecretsFieldKind, (data: Data, field: string) => unknown>> = Object.freeze({
+  string: stringField,
+  int: intField,
+  bool: boolField,
+  "string-list": stringListField,
+  duration: durationField,
+  "string-map": stringMapField,
+  "key-lengths": keyLengthsField,
+});
+
+/**
+ * Reads every field of `rules` (in table order: the first bad one is the 400) into its input member.
+ * @throws {DomainError} 400 `error converting input ...` for a value its kind cannot read.
+ * @example readFields({ username: "ops" }, SSH_CREDS_FIELDS) // { username: "ops", ip: undefined }
+ */
+export function readFields(data: Data, rules: readonly SshFieldRule[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { field, input, kind } of rules) out[input] = READERS[kind](data, field);
+  return out;
+}
+
+const rule = (field: string, input: string, kind: SecretsFieldKind): SshFieldRule => Object.freeze({ field, input, kind });
+
+/**
+ * `POST <mount>/roles/:name`: the role parameters (spec: secrets.md "SSH engine", role parameters).
+ * @example SSH_ROLE_FIELDS.find((r) => r.field === "ttl")?.kind // "duration"
+ */
+export const SSH_ROLE_FIELDS: readonly SshFieldRule[] = Object.freeze([
+  rule("key_type", "keyType", "string"),
+  rule("key", "key", "string"),
+  rule("admin_user", "adminUser", "string"),
+  rule("default_user", "defaultUser", "string"),
+  rule("cidr_list", "cidrList", "string"),
+  rule("exclude_cidr_list", "excludeCidrList", "string"),
+  rule("port", "port", "int"),
+  rule("key_bits", "keyBits", "int"),
+  rule("install_script", "installScript", "string"),
+  rule("allowed_users", "allowedUsers", "string"),
+  rule("allowed_users_template", "allowedUsersTemplate", "bool"),
+  rule("allowed_domains", "allowedDomains", "string"),
+  rule("key_option_specs", "keyOptionSpecs", "string"),
+  rule("ttl", "ttlMs", "duration"),
+  rule("max_ttl", "maxTtlMs", "duration"),
+  rule("allowed_critical_options", "allowedCriticalOptions", "string"),
+  rule("allowed_extensions", "allowedExtensions", "string"),
+  rule("default_critical_options", "defaultCriticalOptions", "string-map"),
+  rule("default_extensions", "defaultExtensions", "string-map"),
+  rule("allow_user_certificates", "allowUserCertificates", "bool"),
+  rule("allow_host_certificates", "allowHostCertificates", "bool"),
+  rule("allow_bare_domains", "allowBareDomains", "bool"),
+  rule("allow_subdomains", "allowSubdomains", "bool"),
+  rule("allow_user_key_ids", "allowUserKeyIds", "bool"),
+  rule("key_id_format", "keyIdFormat", "string"),
+  rule("allowed_user_key_lengths", "allowedUserKeyLengths", "key-lengths"),
+  rule("algorithm_signer", "algorithmSigner", "string"),
+  rule("not_before_duration", "notBeforeDurationMs", "duration"),
+]);
+
+/**
+ * `POST <mount>/creds/:name`: `username` and `ip`.
+ * @example SSH_CREDS_FIELDS.map((r) => r.field) // ["username", "ip"]
+ */
+export const SSH_CREDS_FIELDS: readonly SshFieldRule[] = Object.freeze([rule("username", "username", "string"), rule("ip", "ip", "string")]);
+
+/**
+ * `POST <mount>/verify`: `otp`.
+ * @example SSH_VERIFY_FIELDS[0]?.field // "otp"
+ */
+export const SSH_VERIFY_FIELDS: readonly SshFieldRule[] = Object.freeze([rule("otp", "otp", "string")]);
+
+/**
+ * `POST <mount>/sign/:name`: the signing parameters.
+ * @example SSH_SIGN_FIELDS.find((r) => r.field === "extensions")?.kind // "string-map"
+ */
+export const SSH_SIGN_FIELDS: readonly SshFieldRule[] = Object.freeze([
+  rule("public_key", "publicKey", "string"),
+  rule("ttl", "ttlMs", "duration"),
+  rule("valid_principals", "validPrincipals", "string"),
+  rule("cert_type", "certType", "string"),
+  rule("key_id", "keyId", "string"),
+  rule("critical_options", "criticalOptions", "string-map"),
+  rule("extensions", "extensions", "string-map"),
+]);

@@ -13,13 +13,13 @@ import { SECRETS } from "../../../simulator/secrets/errors.js";
 import { configureCa, deleteCa, readCaPublicKey, servedPublicKey } from "../../../simulator/secrets/ssh/certificate-authority.js";
 import { createCredentials, lookupRoles, verifyOtp } from "../../../simulator/secrets/ssh/ssh-credentials.js";
 import { deleteKey, writeKey } from "../../../simulator/secrets/ssh/ssh-keys.js";
-import { deleteRole, listRoles, readRole, writeRole } from "../../../simulator/secrets/ssh/ssh-roles.js";
-import { signPublicKey, type MissingCaPolicy } from "../../../simulator/secrets/ssh/ssh-signing.js";
+import { deleteRole, listRoles, readRole, writeRole, type SshRoleInput } from "../../../simulator/secrets/ssh/ssh-roles.js";
+import { signPublicKey, type MissingCaPolicy, type SignInput } from "../../../simulator/secrets/ssh/ssh-signing.js";
 import type { SshMountState } from "../../../simulator/secrets/ssh/ssh-state.js";
 import { deleteZeroAddressRoles, readZeroAddressRoles, writeZeroAddressRoles } from "../../../simulator/secrets/ssh/zero-address.js";
 import { NO_CONTENT, dataResult, leasedResult, pathName, type EngineHttp, type EngineRoute, type EngineRouteContext } from "../engine-routes.js";
 import { boolField, intField, stringField, stringListField } from "../request.js";
-import { durationField, keyLengthsField, stringMapField } from "./ssh-fields.js";
+import { readFields, SSH_CREDS_FIELDS, SSH_ROLE_FIELDS, SSH_SIGN_FIELDS, SSH_VERIFY_FIELDS } from "./ssh-fields.js";
 
 type Ctx = EngineRouteContext<SshMountState>;
 
@@ -89,37 +89,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     path: "/roles/:name",
     handler: (ctx) => {
       const role = pathName(ctx, NAME_WITH_AT);
-      const b = ctx.body;
-      const input = {
-        keyType: stringField(b, "key_type"),
-        key: stringField(b, "key"),
-        adminUser: stringField(b, "admin_user"),
-        defaultUser: stringField(b, "default_user"),
-        cidrList: stringField(b, "cidr_list"),
-        excludeCidrList: stringField(b, "exclude_cidr_list"),
-        port: intField(b, "port"),
-        keyBits: intField(b, "key_bits"),
-        installScript: stringField(b, "install_script"),
-        allowedUsers: stringField(b, "allowed_users"),
-        allowedUsersTemplate: boolField(b, "allowed_users_template"),
-        allowedDomains: stringField(b, "allowed_domains"),
-        keyOptionSpecs: stringField(b, "key_option_specs"),
-        ttlMs: durationField(b, "ttl"),
-        maxTtlMs: durationField(b, "max_ttl"),
-        allowedCriticalOptions: stringField(b, "allowed_critical_options"),
-        allowedExtensions: stringField(b, "allowed_extensions"),
-        defaultCriticalOptions: stringMapField(b, "default_critical_options"),
-        defaultExtensions: stringMapField(b, "default_extensions"),
-        allowUserCertificates: boolField(b, "allow_user_certificates"),
-        allowHostCertificates: boolField(b, "allow_host_certificates"),
-        allowBareDomains: boolField(b, "allow_bare_domains"),
-        allowSubdomains: boolField(b, "allow_subdomains"),
-        allowUserKeyIds: boolField(b, "allow_user_key_ids"),
-        keyIdFormat: stringField(b, "key_id_format"),
-        allowedUserKeyLengths: keyLengthsField(b, "allowed_user_key_lengths"),
-        algorithmSigner: stringField(b, "algorithm_signer"),
-        notBeforeDurationMs: durationField(b, "not_before_duration"),
-      };
+      const input = readFields(ctx.body, SSH_ROLE_FIELDS) as SshRoleInput;
       ctx.update((c) => writeRole(c, role, input));
       return NO_CONTENT;
     },
@@ -160,7 +130,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     path: "/creds/:name",
     handler: (ctx) => {
       const role = pathName(ctx, NAME);
-      const input = { username: stringField(ctx.body, "username"), ip: stringField(ctx.body, "ip") };
+      const input = readFields(ctx.body, SSH_CREDS_FIELDS) as { username?: string; ip?: string };
       const credentials = ctx.update((c) => createCredentials(c, role, input));
       if (credentials.keyType === "dynamic") return dataResult(credentials.data);
       return leasedResult(credentials.data, credentials.lease);
@@ -179,7 +149,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     path: "/verify",
     unauthenticated: true,
     handler: (ctx) => {
-      const otp = stringField(ctx.body, "otp");
+      const { otp } = readFields(ctx.body, SSH_VERIFY_FIELDS) as { otp?: string };
       return dataResult({ ...ctx.update((c) => verifyOtp(c, otp)) });
     },
   },
@@ -228,16 +198,7 @@ export const SSH_ROUTES: readonly EngineRoute<SshMountState>[] = Object.freeze([
     exists: (ctx) => ctx.read((c) => c.mount.ca !== null),
     handler: (ctx) => {
       const role = pathName(ctx, NAME_WITH_AT);
-      const b = ctx.body;
-      const input = {
-        publicKey: stringField(b, "public_key"),
-        ttlMs: durationField(b, "ttl"),
-        validPrincipals: stringField(b, "valid_principals"),
-        certType: stringField(b, "cert_type"),
-        keyId: stringField(b, "key_id"),
-        criticalOptions: stringMapField(b, "critical_options"),
-        extensions: stringMapField(b, "extensions"),
-      };
+      const input = readFields(ctx.body, SSH_SIGN_FIELDS) as SignInput;
       const missingCa: MissingCaPolicy = holdsCreate(ctx) ? "create-default" : "refuse";
       return dataResult({ ...ctx.update((c) => signPublicKey(c, role, input, missingCa)) });
     },
