@@ -28,3 +28,6 @@ export * from "./scenarios/secrets/index.js";
 export * as secrets from "./simulator/secrets/index.js";
 export * from "./scenarios/runs/index.js";
 export * as runs from "./simulator/runs/index.js";
+export { FaultSet, type FaultHandle, type FaultView } from "./scenarios/faults/fault-set.js";
+export type { FaultDefinition, FaultTime } from "./scenarios/faults/fault-definition.js";
+export { CONNECTION_FAULTS, type ConnectionFault, type FaultAnswer, type FaultAnswerOptions } from "./interceptors/faults.js";

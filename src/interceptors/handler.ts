@@ -5,8 +5,9 @@
  */
 import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
+import type { FaultPlan, FaultSource } from "./faults.js";
 import { encodeHeaderValues } from "./header-values.js";
-import type { ServiceMount, SimRequest, SimResponse } from "./http.js";
+import type { HttpService, Route, ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { catalogHas, catalogOf, isMatch, matchRoute, nearestInCatalog } from "./router.js";
 
 /** Response header naming the nearest real endpoints when a request matches none. */
@@ -26,6 +27,11 @@ export interface JournalEntry {
   readonly nearest?: readonly string[];
   /** For a 500 that is a bug of the fake: the error's stack trace (never sent in the response). */
   readonly error?: string;
+  /**
+   * The id of the fault applied to this request (`doubles.faults`), if any. A dropped connection
+   * is journalled with status 0.
+   */
+  readonly fault?: string;
 }
 
 /** Options of {@link createHandler}. */
@@ -39,6 +45,8 @@ export interface HandlerOptions {
    * one journal: `createDoubles()` hands its nock handler and every server's handler the same.
    */
   readonly journal?: JournalEntry[];
+  /** Faults to apply (`doubles.faults`): asked once per routed request. */
+  readonly faults?: FaultSource;
 }
 
 /** The transport-free handler. */
@@ -75,11 +83,21 @@ export function createHandler(options: HandlerOptions): Handler {
   const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
 
   const unjournaled = new Set(mounts.filter((m) => m.service.journaled === false).map((m) => m.service.name));
-  const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown): SimResponse => {
+  const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown, fault?: string): SimResponse => {
     if (service !== undefined && unjournaled.has(service)) return response;
     const nearest = response.headers[NEAREST_HEADER]?.split("; ");
     if (limit > 0) {
-      journal.push({ at, service, method: request.method, url: request.url.href, status: response.status, headers: request.headers, ...(nearest ? { nearest } : {}), ...(error === undefined ? {} : { error: stackOf(error) }) });
+      journal.push({
+        at,
+        service,
+        method: request.method,
+        url: request.url.href,
+        status: response.drop === undefined ? response.status : 0,
+        headers: request.headers,
+        ...(nearest ? { nearest } : {}),
+        ...(error === undefined ? {} : { error: stackOf(error) }),
+        ...(fault === undefined ? {} : { fault }),
+      });
       if (journal.length > limit) journal.shift();
     }
     return response;
@@ -150,6 +168,15 @@ export function createHandler(options: HandlerOptions): Handler {
       const miss = service.noRoute(normalized, result.nearest, result.methodMismatch);
       return record(normalized, service.name, annotate(normalized, result.mount, result.path, miss));
     }
+    const faults = options.faults;
+    const plan = faults?.active === true ? faults.plan({ service: service.name, request, route: routeLabel(result.mount, result.route, method), ...(result.route.operation === undefined ? {} : { operation: result.route.operation }) }) : undefined;
+    if (plan !== undefined) {
+      await plan.delay?.(request.signal);
+      if (!plan.commit && (plan.answer !== undefined || plan.connection !== undefined)) {
+        return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, plan.id);
+      }
+    }
+    const fault = plan?.id;
     try {
       const response = await result.route.handler({
         sim,
@@ -159,14 +186,40 @@ export function createHandler(options: HandlerOptions): Handler {
         mount: result.mount,
         path: result.path,
       });
-      return record(normalized, service.name, annotate(normalized, result.mount, result.path, response));
+      if (plan?.commit === true) return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault);
+      return record(normalized, service.name, annotate(normalized, result.mount, result.path, response), sim.now(), undefined, fault);
     } catch (error) {
       if (isDomainError(error)) {
-        return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)));
+        // A commit-then-fail fault whose request failed anyway: nothing was kept; the client still
+        // sees the fault (as it would had the connection dropped after the failure).
+        if (plan?.commit === true) return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault);
+        return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)), sim.now(), undefined, fault);
       }
-      return record(normalized, service.name, bugResponse(error), sim.now(), error);
+      return record(normalized, service.name, bugResponse(error), sim.now(), error, fault);
     }
   }
+}
+
+/**
+ * The matched route as the router names it (the label the nearest-routes header uses):
+ * `METHOD /base-path/pattern`, e.g. `POST /api/v2/runs/:run_id/actions/apply`.
+ * @example routeLabel(mount, { method: "POST", path: "/runs", handler }, "POST") // "POST /api/v2/runs"
+ */
+export function routeLabel(mount: ServiceMount, route: Route, method: string): string {
+  const base = mount.bases[route.base ?? "api"] ?? "http://x";
+  return `${method} ${new URL(base).pathname.replace(/\/+$/, "")}${route.path}`;
+}
+
+/** The answer a fault gives instead of the route's: the service's own error answer, or a dropped connection. */
+async function faultResponse(plan: FaultPlan, service: HttpService, request: SimRequest, sim: Simulator): Promise<SimResponse> {
+  if (plan.connection === "no-response") {
+    await plan.hold?.(request.signal);
+    return { status: 0, headers: {}, drop: "reset" };
+  }
+  if (plan.connection !== undefined) return { status: 0, headers: {}, drop: plan.connection };
+  const answer = plan.answer === undefined ? undefined : service.faultAnswers?.[plan.answer];
+  if (answer === undefined) throw new Error(`infra-doubles: fault ${plan.id}: the ${service.name} service has no answer "${String(plan.answer)}"`);
+  return answer.respond(request, plan.answerOptions ?? {}, sim);
 }
 
 /**

@@ -3,6 +3,7 @@
  * server, a direct call) converts to and from, and the per-service plug-in contract.
  */
 import type { Simulator } from "../simulator/kernel/simulator.js";
+import type { FaultAnswer } from "./faults.js";
 
 /** A request as the fake sees it, whatever transport carried it. */
 export interface SimRequest {
@@ -41,6 +42,12 @@ export interface SimResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** A string is sent as UTF-8. `undefined` sends no body. */
   readonly body?: string | Uint8Array;
+  /**
+   * Set by a fault: the transport drops the connection instead of sending this answer (`reset`:
+   * the connection is reset; `hang-up`: closed before any answer). Status, headers and body are
+   * then not sent.
+   */
+  readonly drop?: "reset" | "hang-up";
 }
 
 /** What a route handler receives. */
@@ -70,6 +77,11 @@ export interface Route {
   readonly path: string;
   /** Which of the service's bases the path is relative to (default `api`). */
   readonly base?: string;
+  /**
+   * The operation the row performs, in the spec's words (`apply run`, `create token`): faults
+   * match it (`{ operation: "apply run" }`).
+   */
+  readonly operation?: string;
   readonly handler: (ctx: RouteContext) => SimResponse | Promise<SimResponse>;
 }
 
@@ -103,6 +115,12 @@ export interface HttpService {
   readonly journaled?: boolean;
   /** The service's request body limit (none: bodies of any length; see docs/decisions/security.md). */
   readonly bodyLimit?: RequestBodyLimit;
+  /**
+   * The service's own error answers a fault can give, by name (`rate-limited`, `sealed`,
+   * `no-cluster-leader`, ...), built on its error writer so the bytes are the ones it answers
+   * elsewhere.
+   */
+  readonly faultAnswers?: Readonly<Record<string, FaultAnswer>>;
 }
 
 /**

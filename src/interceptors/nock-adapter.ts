@@ -17,6 +17,7 @@
 import { createRequire } from "node:module";
 import type nock from "nock";
 import { holdClientMethodSupport } from "./client-methods.js";
+import { connectionError } from "./faults.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 import { holdOwnedOrigins } from "./owned-origins.js";
@@ -185,6 +186,8 @@ export function interceptWithNock(handler: Handler): NockInterception {
           body: capture.exact ?? recoverBytes(capture.raw, capture.contentType),
         };
         const response = await handler.handle(request);
+        // A fault's dropped connection: nock destroys the request with this error.
+        if (response.drop !== undefined) throw connectionError(response.drop);
         return replyOf(response, sent === "HEAD");
       });
     }

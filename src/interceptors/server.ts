@@ -180,7 +180,24 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
     };
   }
   if (res.destroyed || res.writableEnded) return;
+  if (response.drop !== undefined) {
+    dropConnection(req, response.drop);
+    return;
+  }
   send(res, response, method === "HEAD");
+}
+
+/**
+ * A fault's dropped connection: `reset` resets the TCP connection (RST: the client reads
+ * `ECONNRESET`), `hang-up` closes it without an answer (node clients: `socket hang up`).
+ */
+function dropConnection(req: IncomingMessage, drop: "reset" | "hang-up"): void {
+  const wrapper = req.socket;
+  const raw = wrapper instanceof MethodRewritingSocket ? wrapper.socket : (wrapper as Socket | null);
+  if (raw === null || raw === undefined) return;
+  if (drop === "reset" && typeof raw.resetAndDestroy === "function") raw.resetAndDestroy();
+  else raw.destroy();
+  wrapper?.destroy();
 }
 
 /**

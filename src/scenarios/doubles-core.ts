@@ -21,6 +21,8 @@ import {
 import type { Duration } from "../simulator/kernel/duration.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { Simulator, type SimulatorSnapshot } from "../simulator/kernel/simulator.js";
+import { FaultSet } from "./faults/fault-set.js";
+import type { FaultTarget } from "./faults/fault-definition.js";
 import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
 
@@ -197,6 +199,14 @@ export class DoublesCore {
   private readonly journal: JournalEntry[] = [];
   /** Where {@link DoublesCore.reset} goes back to (default: the state right after construction). */
   private resetPoint: SimulatorSnapshot | undefined;
+  /**
+   * Faults applied to requests through every transport of these doubles (see `FaultDefinition`):
+   * `add()` one (returns a handle with `remove()`), `list()`, `clear()` (in `afterEach`).
+   * Over HTTP on the server: `/_sim/faults`.
+   * @example
+   * doubles.faults.add({ service: "secrets", answer: "sealed", times: 1 });
+   */
+  readonly faults: FaultSet;
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     checkDoublesOptions(options, plugins);
@@ -207,6 +217,22 @@ export class DoublesCore {
       clock: this.clock,
       seed: options.seed ?? 1,
       services: plugins.map((p) => p.definition),
+    });
+    this.faults = new FaultSet(this.sim, () => this.faultTargets());
+  }
+
+  /** The services faults can target, with their base paths on every transport. */
+  private faultTargets(): FaultTarget[] {
+    const nock = this.baseUrls();
+    return this.plugins.map((plugin) => {
+      const basePaths: Record<string, string[]> = {};
+      for (const bases of [nock[plugin.key] ?? {}, plugin.serverBases("http://127.0.0.1")]) {
+        for (const [name, base] of Object.entries(bases)) {
+          const path = new URL(base).pathname.replace(/\/+$/, "");
+          basePaths[name] = [...new Set([...(basePaths[name] ?? []), path])];
+        }
+      }
+      return { key: plugin.key, http: plugin.http, basePaths };
     });
   }
 
@@ -290,6 +316,7 @@ export class DoublesCore {
       sim: this.sim,
       mounts: this.plugins.map((p) => ({ service: p.http, bases: this.baseUrls()[p.key] ?? {} })),
       journal: this.journal,
+      faults: this.faults,
     });
     return this.nockHandler;
   }
@@ -323,6 +350,7 @@ export class DoublesCore {
       sim: this.sim,
       mounts: [...control, ...extra.map((m) => ({ ...m, bases: rebaseMount(m, base) })), ...mounts],
       journal: this.journal,
+      faults: this.faults,
     });
     return holder.handler;
   }
@@ -468,6 +496,7 @@ export class DoublesCore {
     for (const interception of this.interceptions) interception.stop();
     this.interceptions.clear();
     for (const stop of this.closers.splice(0)) stop();
+    this.faults.release();
     await Promise.all([...this.servers].map((s) => s.close()));
     this.servers.clear();
   }

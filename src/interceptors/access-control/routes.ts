@@ -80,6 +80,7 @@ const endpoints: Route[] = [
   {
     method: "PUT",
     path: "/acl/token",
+    operation: "create token",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const input = decodeTokenBody(ctx.request, "create token", beforeBody(ctx, scope, "create token"));
@@ -89,6 +90,7 @@ const endpoints: Route[] = [
   {
     method: "GET",
     path: "/acl/token/self",
+    operation: "read own token",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       return blockingRead(ctx, () => {
@@ -100,6 +102,7 @@ const endpoints: Route[] = [
   {
     method: "PUT",
     path: "/acl/token/:AccessorID/clone",
+    operation: "clone token",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const input = decodeCloneBody(ctx.request, beforeBody(ctx, scope, "clone token"));
@@ -110,6 +113,7 @@ const endpoints: Route[] = [
   {
     method: "GET",
     path: "/acl/token/:AccessorID",
+    operation: "read token",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const id = ctx.params.AccessorID ?? "";
@@ -123,6 +127,7 @@ const endpoints: Route[] = [
   {
     method: "PUT",
     path: "/acl/token/:AccessorID",
+    operation: "update token",
     handler: (ctx) => {
       const operation = "update token";
       const scope = requestScope(ctx.request, ctx.query);
@@ -137,6 +142,7 @@ const endpoints: Route[] = [
   {
     method: "DELETE",
     path: "/acl/token/:AccessorID",
+    operation: "delete token",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const id = ctx.params.AccessorID ?? "";
@@ -146,6 +152,7 @@ const endpoints: Route[] = [
   {
     method: "GET",
     path: "/acl/tokens",
+    operation: "list tokens",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const filters = {
@@ -164,6 +171,7 @@ const endpoints: Route[] = [
   {
     method: "PUT",
     path: "/acl/binding-rule",
+    operation: "create binding rule",
     handler: (ctx) => {
       const operation = "create binding rule";
       const scope = requestScope(ctx.request, ctx.query);
@@ -176,6 +184,7 @@ const endpoints: Route[] = [
   {
     method: "GET",
     path: "/acl/binding-rule/:id",
+    operation: "read binding rule",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const id = ctx.params.id ?? "";
@@ -188,6 +197,7 @@ const endpoints: Route[] = [
   {
     method: "PUT",
     path: "/acl/binding-rule/:id",
+    operation: "update binding rule",
     handler: (ctx) => {
       const operation = "update binding rule";
       const scope = requestScope(ctx.request, ctx.query);
@@ -202,6 +212,7 @@ const endpoints: Route[] = [
   {
     method: "DELETE",
     path: "/acl/binding-rule/:id",
+    operation: "delete binding rule",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const id = ctx.params.id ?? "";
@@ -211,6 +222,7 @@ const endpoints: Route[] = [
   {
     method: "GET",
     path: "/acl/binding-rules",
+    operation: "list binding rules",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const authMethod = ctx.query.get("authmethod") ?? undefined;
@@ -223,6 +235,7 @@ const endpoints: Route[] = [
   {
     method: "POST",
     path: "/acl/login",
+    operation: "login",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       const input = decodeLoginBody(ctx.request, beforeBody(ctx, scope, "login"));
@@ -232,6 +245,7 @@ const endpoints: Route[] = [
   {
     method: "POST",
     path: "/acl/logout",
+    operation: "logout",
     handler: (ctx) => {
       const scope = requestScope(ctx.request, ctx.query);
       // The real HTTP handler refuses a logout without any token before asking the servers.

@@ -7,6 +7,7 @@ import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
 import type { HttpService } from "../http.js";
 import { accessControlErrorResponse, accessControlNoRoute, text } from "./errors.js";
 import { accessControlRoutes } from "./routes.js";
+import { ACCESS_CONTROL_FAULT_ANSWERS } from "./fault-answers.js";
 
 /**
  * The longest request body the fake reads: 32 MiB. The real service's decoder reads any length
@@ -23,6 +24,7 @@ export const accessControlHttp: HttpService = {
   name: ACCESS_CONTROL,
   routes: accessControlRoutes,
   errorResponse: accessControlErrorResponse,
+  faultAnswers: ACCESS_CONTROL_FAULT_ANSWERS,
   noRoute: accessControlNoRoute,
   bodyLimit: {
     maxBytes: ACCESS_CONTROL_MAX_REQUEST_BYTES,

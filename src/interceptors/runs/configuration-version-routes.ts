@@ -57,6 +57,7 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/workspaces/:workspace_id/configuration-versions",
+    operation: "list configuration versions",
     handler: (ctx) =>
       readAs(ctx, "list configuration versions", ({ sim, caller, out }) => {
         const all = listConfigurationVersions(sim.state, caller, ctx.params.workspace_id ?? "");
@@ -71,6 +72,7 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "POST",
     path: "/workspaces/:workspace_id/configuration-versions",
+    operation: "create configuration version",
     handler: (ctx) => {
       const operation = "create configuration version";
       return updateAs(ctx, operation, ({ sim, caller, out }) => {
@@ -85,6 +87,7 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/configuration-versions/:id",
+    operation: "show configuration version",
     handler: (ctx) =>
       readAs(ctx, "show configuration version", ({ sim, caller, out }) => {
         const include = includes(ctx.query, CONFIGURATION_VERSION_INCLUDES);
@@ -96,6 +99,7 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/configuration-versions/:id/ingress-attributes",
+    operation: "show ingress attributes",
     handler: (ctx) =>
       readAs(ctx, "show ingress attributes", ({ sim, caller, out }) =>
         document(200, { data: serializeIngressAttributes(out, ingressAttributesOf(sim.state, caller, ctx.params.id ?? "")) }),
@@ -104,6 +108,7 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/ingress-attributes/:id",
+    operation: "show ingress attributes",
     handler: (ctx) =>
       readAs(ctx, "show ingress attributes", ({ sim, caller, out }) =>
         document(200, { data: serializeIngressAttributes(out, visibleIngressAttributes(sim.state, caller, ctx.params.id ?? "")) }),
@@ -112,6 +117,7 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/ingress-attributes/:id/created-by",
+    operation: "show ingress attributes creator",
     handler: (ctx) =>
       readAs(ctx, "show ingress attributes creator", ({ sim, caller, out }) => {
         const ingress = visibleIngressAttributes(sim.state, caller, ctx.params.id ?? "");
@@ -123,6 +129,7 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "POST",
     path: "/configuration-versions/:id/actions/archive",
+    operation: "archive configuration version",
     handler: (ctx) => {
       updateAs(ctx, "archive configuration version", ({ sim, caller }) => archiveConfigurationVersion(sim, caller, ctx.params.id ?? ""));
       return noContent(202);
@@ -131,17 +138,20 @@ export const configurationVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/configuration-versions/:id/download",
+    operation: "download configuration version",
     handler: (ctx) => redirectToDownload(ctx, ({ sim, caller }) => createDownloadLink(sim, caller, ctx.params.id ?? "")),
   },
   {
     method: "GET",
     path: "/runs/:run_id/configuration-version/download",
+    operation: "download run configuration version",
     handler: (ctx) => redirectToDownload(ctx, ({ sim, caller }) => createRunDownloadLink(sim, caller, ctx.params.run_id ?? "")),
   },
   {
     method: "PUT",
     base: "archive",
     path: `${ARCHIVE_OBJECT_PATH}/:token`,
+    operation: "upload configuration files",
     handler: (ctx) => {
       ctx.sim.update<RunsState, void>(RUNS, (sim) => {
         uploadArchive(sim, ctx.params.token ?? "", ctx.request.body);
@@ -153,6 +163,7 @@ export const configurationVersionRoutes: readonly Route[] = [
     method: ["GET", "HEAD"],
     base: "archive",
     path: `${ARCHIVE_OBJECT_PATH}/:token`,
+    operation: "download configuration files",
     handler: (ctx) => {
       const bytes = ctx.sim.read<RunsState, Uint8Array>(RUNS, (sim) => readDownload(sim, ctx.params.token ?? ""));
       return {

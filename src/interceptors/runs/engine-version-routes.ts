@@ -48,6 +48,7 @@ export const engineVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/admin/engine-versions",
+    operation: "list engine versions",
     handler: (ctx) =>
       readAs(ctx, "list engine versions", ({ sim, caller, out }) => {
         const filter = ctx.query.get("filter[version]");
@@ -63,6 +64,7 @@ export const engineVersionRoutes: readonly Route[] = [
   {
     method: "POST",
     path: "/admin/engine-versions",
+    operation: "create engine version",
     handler: (ctx) =>
       updateAs(ctx, "create engine version", ({ sim, caller, out }) => {
         // Authentication and the admin check come before reading the body: non-admins get 404 whatever they send.
@@ -74,6 +76,7 @@ export const engineVersionRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/admin/engine-versions/:id",
+    operation: "show engine version",
     handler: (ctx) =>
       readAs(ctx, "show engine version", ({ sim, caller, out }) =>
         document(200, { data: serializeEngineVersion(out, showEngineVersion(sim.state, caller, ctx.params.id ?? "")) }),
@@ -82,6 +85,7 @@ export const engineVersionRoutes: readonly Route[] = [
   {
     method: "PATCH",
     path: "/admin/engine-versions/:id",
+    operation: "update engine version",
     handler: (ctx) =>
       updateAs(ctx, "update engine version", ({ sim, caller, out }) => {
         showEngineVersion(sim.state, caller, ctx.params.id ?? "");
@@ -92,6 +96,7 @@ export const engineVersionRoutes: readonly Route[] = [
   {
     method: "DELETE",
     path: "/admin/engine-versions/:id",
+    operation: "delete engine version",
     handler: (ctx) => {
       updateAs(ctx, "delete engine version", ({ sim, caller }) => deleteEngineVersion(sim, caller, ctx.params.id ?? ""));
       return noContent(204);

@@ -36,6 +36,7 @@ function actionRoute(action: string, fn: ActionFn, withComment = true): Route {
   return {
     method: "POST",
     path: `/runs/:run_id/actions/${action}`,
+    operation: `${action} run`,
     handler: (ctx) => {
       const operation = `${action} run`;
       updateAs(ctx, operation, ({ sim, caller }) => fn(sim, caller, ctx.params.run_id ?? "", withComment ? actionComment(ctx.request, operation) : null));
@@ -53,6 +54,7 @@ export const runRoutes: readonly Route[] = [
   {
     method: "POST",
     path: "/runs",
+    operation: "create run",
     handler: (ctx) =>
       updateAs(ctx, "create run", ({ sim, caller, out }) => {
         const run = createRun(sim, caller, parseCreateRun(ctx));
@@ -62,6 +64,7 @@ export const runRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/workspaces/:workspace_id/runs",
+    operation: "list runs",
     handler: (ctx) =>
       readAs(ctx, "list runs", ({ sim, caller, out }) => {
         const include = includes(ctx.query, RUN_INCLUDES);
@@ -88,6 +91,7 @@ export const runRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/runs/:run_id",
+    operation: "show run",
     handler: (ctx) =>
       readAs(ctx, "show run", ({ sim, caller, out }) => {
         const include = includes(ctx.query, RUN_INCLUDES);
@@ -106,6 +110,7 @@ export const runRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/plans/:id",
+    operation: "show plan",
     handler: (ctx) =>
       readAs(ctx, "show plan", ({ sim, caller, out }) => {
         const plan = sim.state.plans[ctx.params.id ?? ""];
@@ -117,6 +122,7 @@ export const runRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/applies/:id",
+    operation: "show apply",
     handler: (ctx) =>
       readAs(ctx, "show apply", ({ sim, caller, out }) => {
         const apply = sim.state.applies[ctx.params.id ?? ""];
@@ -128,6 +134,7 @@ export const runRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/cost-estimates/:id",
+    operation: "show cost estimate",
     handler: (ctx) =>
       readAs(ctx, "show cost estimate", ({ sim, caller, out }) => {
         const estimate = sim.state.costEstimates[ctx.params.id ?? ""];
@@ -139,6 +146,7 @@ export const runRoutes: readonly Route[] = [
   {
     method: "GET",
     path: "/users/:id",
+    operation: "show user",
     handler: (ctx) =>
       readAs(ctx, "show user", ({ sim, out }) => {
         const user = sim.state.users[ctx.params.id ?? ""];

@@ -8,6 +8,7 @@ import { configurationVersionRoutes } from "./configuration-version-routes.js";
 import { engineVersionRoutes } from "./engine-version-routes.js";
 import { errorDocument, runsErrorResponse, runsNoRoute } from "./errors.js";
 import { runRoutes } from "./run-routes.js";
+import { RUNS_FAULT_ANSWERS } from "./fault-answers.js";
 
 /**
  * The longest request body the fake reads, API documents and archive uploads alike: 32 MiB (the
@@ -24,6 +25,7 @@ export const runsHttp: HttpService = {
   name: RUNS,
   routes: [...configurationVersionRoutes, ...runRoutes, ...engineVersionRoutes],
   errorResponse: runsErrorResponse,
+  faultAnswers: RUNS_FAULT_ANSWERS,
   noRoute: runsNoRoute,
   bodyLimit: {
     maxBytes: RUNS_MAX_REQUEST_BYTES,

@@ -23,6 +23,7 @@ import type { EngineResult, EngineRoute, EngineRouteContext } from "./engine-rou
 import type { EngineHttpRegistry } from "./engines.js";
 import { envelope } from "./envelope.js";
 import { noHandlerResponse, secretsErrorResponse } from "./error-response.js";
+import { SECRETS_FAULT_ANSWERS } from "./fault-answers.js";
 import { healthResponse } from "./health-route.js";
 import { header, operationOf, requestData, unsupportedOperation, unsupportedPath, type Operation } from "./request.js";
 
@@ -59,6 +60,7 @@ export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService
     routes: [{ method: ANY_METHOD, path: "/*path", handler: (ctx) => handleSecretsRequest(pipeline, ctx) }],
     errorResponse: (error, request) => secretsErrorResponse(error, request),
     noRoute: () => noHandlerResponse(""),
+    faultAnswers: SECRETS_FAULT_ANSWERS,
     catalog: (sim) => secretsCatalog(pipeline, sim),
     bodyLimit: SECRETS_BODY_LIMIT,
   };

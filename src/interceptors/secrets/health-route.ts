@@ -12,6 +12,7 @@ import { json, type SimRequest, type SimResponse } from "../http.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { SECRETS } from "../../simulator/secrets/errors.js";
 import { DEFAULT_HEALTH_CODES, healthBody, healthCode, type HealthBody, type HealthCodes, type HealthQuery } from "../../simulator/secrets/health.js";
+import type { NodeState } from "../../simulator/secrets/node-state.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
 import { parseGoBool } from "./request.js";
 
@@ -43,18 +44,22 @@ export function parseHealthQuery(params: URLSearchParams): HealthQuery | undefin
   return { standbyok, perfstandbyok, codes: codes as unknown as HealthCodes };
 }
 
-/** Answers a health request (any method reaching `sys/health`). */
-export function healthResponse(sim: Simulator, request: SimRequest, namespace: string): SimResponse {
+/**
+ * Answers a health request (any method reaching `sys/health`).
+ * @param as - answer as a node in this state instead of the node's own (a fault's standby or
+ *   sealed answer); the rest of the node's status (version, cluster) is kept.
+ */
+export function healthResponse(sim: Simulator, request: SimRequest, namespace: string, as?: NodeState): SimResponse {
   const method = request.method;
   const head = method === "HEAD";
   if (method !== "GET" && !head) return json(405, { errors: [] });
   if (namespace !== "") return head ? { status: 404, headers: {} } : json(404, { errors: ["unsupported path"] });
   const query = parseHealthQuery(request.url.searchParams);
   if (query === undefined) return head ? { status: 400, headers: {} } : json(400, { errors: [] });
-  const { code, body } = sim.read<SecretsState, { code: number; body: HealthBody }>(SECRETS, (ctx) => ({
-    code: healthCode(ctx.state.node, query),
-    body: healthBody(ctx.state.node, ctx.now, ctx.state.writeIndex),
-  }));
+  const { code, body } = sim.read<SecretsState, { code: number; body: HealthBody }>(SECRETS, (ctx) => {
+    const node = as === undefined ? ctx.state.node : { ...ctx.state.node, state: as, unstable: false };
+    return { code: healthCode(node, query), body: healthBody(node, ctx.now, ctx.state.writeIndex) };
+  });
   if (head || BODYLESS.has(code)) return { status: code, headers: { "content-type": "application/json" } };
   return json(code, body);
 }

@@ -12,6 +12,7 @@
  */
 import type { Readable } from "node:stream";
 import { holdClientMethodSupport } from "../client-methods.js";
+import { connectionError } from "../faults.js";
 import type { Handler } from "../handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "../http.js";
 import { canonicalOrigin, holdOwnedOrigins } from "../owned-origins.js";
@@ -158,6 +159,11 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
     signal: request.signal,
   };
   const response = await handler.handle(simRequest);
+  if (response.drop !== undefined) {
+    // A client that gave up (a request never answered, then aborted) is failed already.
+    if (!request.signal.aborted) fail(controller, connectionError(response.drop));
+    return true;
+  }
   try {
     respond(controller, toResponse(response, request.method === "HEAD"));
   } catch (error) {

@@ -4,7 +4,7 @@
  * origins from the doubles, next to the suite's own handlers. msw is an optional peer dependency,
  * loaded only by this entry (`infra-doubles/msw`).
  */
-import { http } from "msw";
+import { http, HttpResponse } from "msw";
 import { holdClientMethodSupport } from "../client-methods.js";
 import type { Handler } from "../handler.js";
 import type { SimRequest } from "../http.js";
@@ -69,7 +69,10 @@ export function mswHandlers(doubles: HandlerSource): ReturnType<typeof http.all>
         body: await requestBody(request),
         signal: request.signal,
       };
-      return toResponse(await handler.handle(simRequest), request.method === "HEAD");
+      const response = await handler.handle(simRequest);
+      // A fault's dropped connection: msw's network error (its one way to fail a request).
+      if (response.drop !== undefined) return HttpResponse.error();
+      return toResponse(response, request.method === "HEAD");
     }),
   );
 }

@@ -1,0 +1,306 @@
+/**
+ * What a test author writes to make calls fail: a {@link FaultDefinition} (which requests, what
+ * happens to them, when and how often), and its checking into the form the fault set applies.
+ * Every mistake is a `TypeError` naming the field and what would be accepted.
+ */
+import type { ConnectionFault, FaultAnswer } from "../../interceptors/faults.js";
+import { CONNECTION_FAULTS } from "../../interceptors/faults.js";
+import type { HttpService } from "../../interceptors/http.js";
+import { nearestInCatalog } from "../../interceptors/router.js";
+import { clockDurationMs, toEpochMs } from "../../simulator/kernel/clock.js";
+import type { Duration } from "../../simulator/kernel/duration.js";
+
+/** A point of the window of simulated time a fault is active in. */
+export type FaultTime = Duration | Date;
+
+/**
+ * One fault: which requests it matches, what it does to them, and when.
+ *
+ * Match (all given must hold): `service` (required), and `route` or `operation` (neither: every
+ * request to the service).
+ *
+ * Effect (at least one): `answer` (one of the service's own error answers), `connection` (the
+ * connection fails), `latency` (the answer comes later); `commit: true` lets the request change
+ * state first, then fails it with `answer` or `connection`.
+ *
+ * When (all given must hold; none: every matching request): `from`/`until` (a window of simulated
+ * time), `after` (skip the first N matching requests), `times` (apply at most N times),
+ * `probability` (each remaining request, drawn from the doubles' seed).
+ *
+ * @example
+ * { service: "runs", route: "POST /api/v2/runs/:run_id/actions/apply", answer: "rate-limited", retryAfter: "2s", times: 1 }
+ * @example
+ * { service: "secrets", answer: "sealed", until: "30s" }
+ * @example
+ * { service: "accessControl", operation: "create token", connection: "reset", commit: true }
+ */
+export interface FaultDefinition {
+  /** The service's key in the doubles: `runs`, `accessControl` or `secrets`. */
+  readonly service: string;
+  /**
+   * `METHOD /path/template` exactly as the router names the route (the `x-infra-doubles-nearest`
+   * header shows the same names), e.g. `POST /api/v2/runs/:run_id/actions/apply`,
+   * `GET /v1/acl/token/:AccessorID`. The secrets service routes by mount at run time: its
+   * templates are any `METHOD /v1/...` pattern (`:name` one segment, `*rest` the rest), e.g.
+   * `GET /v1/ssh/creds/:role`.
+   */
+  readonly route?: string;
+  /** The route's operation in the spec's words (`apply run`, `create token`); runs and access control. */
+  readonly operation?: string;
+  /**
+   * One of the service's own error answers: runs `rate-limited` (429), `internal-error` (500),
+   * `bad-gateway` (502), `unavailable` (503); secrets `sealed` (503), `standby` (429, sys/health),
+   * `performance-standby` (473, sys/health), `index-not-replicated` (412), `internal-error`
+   * (500), `rate-limited` (429); access control `no-cluster-leader` (500), `acl-not-found` (403),
+   * `rate-limited` (429).
+   */
+  readonly answer?: string;
+  /** For `rate-limited` answers: the wait the answer announces (ms, or `"2s"`; default 1 s). */
+  readonly retryAfter?: Duration;
+  /** The connection fails: `reset`, `hang-up`, or `no-response` (until the client gives up). */
+  readonly connection?: ConnectionFault;
+  /**
+   * The answer comes this much later (ms, or `"1.5s"`): a manual clock is advanced by it, a
+   * real-time clock (`system`, `fake-timers`, `advanceable`) really waits (a `setTimeout`, so fake
+   * timers control it). Alone, the request is then answered normally.
+   */
+  readonly latency?: Duration;
+  /** Commit then fail: the request is handled and its state change kept; the client sees `answer` or `connection`. */
+  readonly commit?: boolean;
+  /** Apply at most this many times (a whole number from 1). */
+  readonly times?: number;
+  /** Let this many matching requests through first (a whole number from 0). */
+  readonly after?: number;
+  /** Apply to each remaining matching request with this probability (0 to 1), drawn from the doubles' seed. */
+  readonly probability?: number;
+  /**
+   * Active from this simulated time: a duration after the fault is added (ms, `"30s"`), or a
+   * time (a `Date` or an ISO 8601 string).
+   */
+  readonly from?: FaultTime;
+  /** Active until this simulated time (excluded): as {@link FaultDefinition.from}. */
+  readonly until?: FaultTime;
+  /** The fault's id in lists and journal entries (default `fault-1`, `fault-2`, ...). */
+  readonly id?: string;
+}
+
+/** A service faults can target, as the fault set sees it. */
+export interface FaultTarget {
+  /** Key in the doubles (`runs`). */
+  readonly key: string;
+  readonly http: HttpService;
+  /** Path prefixes of the service's bases, by base name, on every transport (`{ api: ["/api/v2"] }`). */
+  readonly basePaths: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A checked fault definition. */
+export interface CheckedFault {
+  readonly id: string;
+  readonly definition: FaultDefinition;
+  readonly target: FaultTarget;
+  readonly serviceName: string;
+  readonly method?: string;
+  readonly pattern?: string;
+  readonly answer?: FaultAnswer;
+  readonly retryAfterMs?: number;
+  readonly latencyMs?: number;
+  readonly from: number;
+  readonly until: number;
+}
+
+const KEYS: readonly (keyof FaultDefinition)[] = [
+  "service",
+  "route",
+  "operation",
+  "answer",
+  "retryAfter",
+  "connection",
+  "latency",
+  "commit",
+  "times",
+  "after",
+  "probability",
+  "from",
+  "until",
+  "id",
+];
+
+function fail(message: string): never {
+  throw new TypeError(`infra-doubles: faults.add: ${message}`);
+}
+
+/**
+ * Checks a definition against the services it may target.
+ * @param now - simulated time when the fault is added (durations of `from`/`until` count from it).
+ * @throws {TypeError} naming the field and what is accepted.
+ */
+export function checkFault(input: unknown, targets: readonly FaultTarget[], now: number, id: string): CheckedFault {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) fail(`a fault is an object like {"service": "runs", "answer": "rate-limited"}; got ${describe(input)}`);
+  const definition = input as Record<string, unknown>;
+  for (const key of Object.keys(definition)) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      const near = nearestInCatalog(KEYS, "", key, 1)[0];
+      fail(`unknown field "${key}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; fields: ${KEYS.join(", ")}`);
+    }
+  }
+  const keys = targets.map((t) => t.key);
+  const service = definition.service;
+  if (typeof service !== "string") fail(`"service" is required: one of ${keys.map((k) => `"${k}"`).join(", ")}`);
+  const target = targets.find((t) => t.key === service);
+  if (target === undefined) fail(`no service "${service}" (services: ${keys.join(", ")})`);
+
+  const route = optionalString(definition, "route");
+  const operation = optionalString(definition, "operation");
+  if (route !== undefined && operation !== undefined) fail(`give "route" or "operation", not both`);
+  let method: string | undefined;
+  let pattern: string | undefined;
+  if (route !== undefined) ({ method, pattern } = checkRoute(route, target));
+  if (operation !== undefined) checkOperation(operation, target);
+
+  const answerName = optionalString(definition, "answer");
+  const answers = target.http.faultAnswers ?? {};
+  let answer: FaultAnswer | undefined;
+  if (answerName !== undefined) {
+    answer = answers[answerName];
+    if (answer === undefined) fail(`the ${service} service has no answer "${answerName}" (answers: ${Object.keys(answers).join(", ")})`);
+    if (answer.where !== undefined && pattern !== undefined && !matchesWhere(answer, method ?? "GET", pattern)) {
+      fail(`the ${service} service gives "${answerName}" only on ${answer.where}, not on ${route}`);
+    }
+  }
+  const connection = definition.connection;
+  if (connection !== undefined && !(CONNECTION_FAULTS as readonly unknown[]).includes(connection)) {
+    fail(`"connection" must be one of ${CONNECTION_FAULTS.map((c) => `"${c}"`).join(", ")}; got ${describe(connection)}`);
+  }
+  if (answer !== undefined && connection !== undefined) fail(`give "answer" or "connection", not both (an answer needs a connection)`);
+  const latencyMs = optionalDuration(definition, "latency");
+  const retryAfterMs = optionalDuration(definition, "retryAfter");
+  if (retryAfterMs !== undefined && answerName !== "rate-limited") fail(`"retryAfter" goes with answer "rate-limited"`);
+  const commit = definition.commit;
+  if (commit !== undefined && typeof commit !== "boolean") fail(`"commit" must be true or false; got ${describe(commit)}`);
+  if (commit === true && answer === undefined && connection === undefined) fail(`"commit": true needs an "answer" or a "connection" to fail with after the commit`);
+  if (answer === undefined && connection === undefined && latencyMs === undefined) {
+    fail(`say what the fault does: "answer" (${Object.keys(answers).join(", ")}), "connection" (${CONNECTION_FAULTS.join(", ")}) or "latency"`);
+  }
+  const times = definition.times;
+  if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 1)) fail(`"times" must be a whole number from 1; got ${describe(times)}`);
+  const after = definition.after;
+  if (after !== undefined && !(Number.isInteger(after) && (after as number) >= 0)) fail(`"after" must be a whole number from 0; got ${describe(after)}`);
+  const probability = definition.probability;
+  if (probability !== undefined && !(typeof probability === "number" && probability >= 0 && probability <= 1)) {
+    fail(`"probability" must be a number from 0 to 1; got ${describe(probability)}`);
+  }
+  const from = definition.from === undefined ? Number.NEGATIVE_INFINITY : timeOf(definition.from, "from", now);
+  const until = definition.until === undefined ? Number.POSITIVE_INFINITY : timeOf(definition.until, "until", now);
+  if (!(from < until)) fail(`"until" must come after "from"`);
+  const givenId = optionalString(definition, "id");
+  if (givenId !== undefined && givenId.trim() === "") fail(`"id" must not be empty`);
+  return {
+    id: givenId ?? id,
+    definition: definition as unknown as FaultDefinition,
+    target,
+    serviceName: target.http.name,
+    ...(method === undefined ? {} : { method, pattern }),
+    ...(answer === undefined ? {} : { answer }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(latencyMs === undefined ? {} : { latencyMs }),
+    from,
+    until,
+  };
+}
+
+/** Whether a `METHOD /pattern` route can meet an answer given only somewhere (`sys/health`). */
+function matchesWhere(answer: FaultAnswer, method: string, pattern: string): boolean {
+  const probe = pattern.replace(/\/[:*][^/]+/g, "/x");
+  return answer.appliesTo?.({ method, url: new URL(`http://x${probe}`), headers: {}, body: new Uint8Array() }) ?? true;
+}
+
+/** The route labels the router names for a service with a static route table. */
+export function routeLabels(target: FaultTarget): string[] {
+  const labels: string[] = [];
+  for (const route of target.http.routes) {
+    const methods = typeof route.method === "string" ? [route.method] : route.method;
+    for (const prefix of target.basePaths[route.base ?? "api"] ?? []) {
+      for (const m of methods) labels.push(`${m} ${prefix}${route.path}`);
+    }
+  }
+  return [...new Set(labels)];
+}
+
+function checkRoute(route: string, target: FaultTarget): { method: string; pattern: string } {
+  const match = /^([A-Za-z]+) (\/\S*)$/.exec(route);
+  if (match === null) fail(`"route" is "METHOD /path/template" as the router names it, e.g. "POST /api/v2/runs/:run_id/actions/apply"; got ${JSON.stringify(route)}`);
+  const [, method = "", pattern = ""] = match;
+  const dynamic = target.http.routes.some((r) => r.path.includes("*"));
+  if (dynamic) {
+    const prefixes = target.basePaths.api ?? [];
+    if (!prefixes.some((prefix) => pattern === prefix || pattern.startsWith(`${prefix}/`))) {
+      fail(`the ${target.key} service's routes live under ${prefixes.join(" or ")}; got ${JSON.stringify(route)}`);
+    }
+    return { method, pattern };
+  }
+  const labels = routeLabels(target).filter((label) => !label.startsWith("* ") && !label.includes("*"));
+  if (!labels.includes(route)) {
+    const nearest = nearestInCatalog(labels, method, pattern, 3);
+    fail(`the ${target.key} service has no route ${JSON.stringify(route)}; nearest: ${nearest.join(", ")}`);
+  }
+  return { method, pattern };
+}
+
+function checkOperation(operation: string, target: FaultTarget): void {
+  const operations = [...new Set(target.http.routes.flatMap((r) => (r.operation === undefined ? [] : [r.operation])))];
+  if (operations.length === 0) fail(`the ${target.key} service's routes name no operations: match its requests by "route"`);
+  if (!operations.includes(operation)) {
+    const nearest = nearestInCatalog(operations, "", operation, 3);
+    fail(`the ${target.key} service has no operation ${JSON.stringify(operation)}; nearest: ${nearest.join(", ")}`);
+  }
+}
+
+function optionalString(definition: Record<string, unknown>, key: string): string | undefined {
+  const value = definition[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") fail(`"${key}" must be a string; got ${describe(value)}`);
+  return value;
+}
+
+function optionalDuration(definition: Record<string, unknown>, key: string): number | undefined {
+  const value = definition[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" && typeof value !== "string") fail(`"${key}" must be ms or a duration string like "1.5s"; got ${describe(value)}`);
+  try {
+    return clockDurationMs(value);
+  } catch {
+    return fail(`"${key}" must be ms or a duration string like "1.5s" (not negative); got ${describe(value)}`);
+  }
+}
+
+/** A window bound: a duration after `now`, or a time. */
+function timeOf(value: unknown, key: string, now: number): number {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) fail(`"${key}" is an invalid Date`);
+    return value.getTime();
+  }
+  if (typeof value === "number" || typeof value === "string") {
+    try {
+      return now + clockDurationMs(value);
+    } catch {
+      // not a duration: a time?
+    }
+    if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value.trim())) {
+      try {
+        return toEpochMs(value);
+      } catch {
+        // reported below
+      }
+    }
+  }
+  return fail(`"${key}" must be a duration after the fault is added (ms, "30s") or a time (a Date, "2024-01-01T00:05:00Z"); got ${describe(value)}`);
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  return String(value);
+}

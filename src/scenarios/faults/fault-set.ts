@@ -1,0 +1,238 @@
+/**
+ * `doubles.faults`: the faults of one doubles instance, applied to requests through every
+ * transport at one point of the handler pipeline (the handler asks {@link FaultSet.plan} once per
+ * routed request). Counting, windows and probability draws happen here, on the simulator's clock
+ * and from a random stream seeded by the doubles' seed; the bytes of every answer come from the
+ * service's own error writer (`src/interceptors/<service>/fault-answers.ts`).
+ *
+ * Implements issue 10 item 1; DESIGN.md "Faults".
+ */
+import type { FaultPlan, FaultQuery, FaultSource } from "../../interceptors/faults.js";
+import { matchPath } from "../../interceptors/router.js";
+import { IdSource } from "../../simulator/kernel/ids.js";
+import type { Simulator } from "../../simulator/kernel/simulator.js";
+import { isoMillis } from "../../simulator/kernel/time.js";
+import { checkFault, type CheckedFault, type FaultDefinition, type FaultTarget } from "./fault-definition.js";
+
+/** A fault as `list()` (and `GET /_sim/faults`) shows it. */
+export interface FaultView extends Omit<FaultDefinition, "from" | "until" | "id"> {
+  readonly id: string;
+  /** Start of the active window, ISO 8601 simulated time (absent: from the start). */
+  readonly from?: string;
+  /** End of the active window (excluded), ISO 8601 simulated time (absent: no end). */
+  readonly until?: string;
+  /** Matching requests seen so far (inside the window). */
+  readonly seen: number;
+  /** Times the fault was applied. */
+  readonly applied: number;
+  /** Whether `times` is used up. */
+  readonly exhausted: boolean;
+}
+
+/** What `faults.add()` returns. */
+export interface FaultHandle {
+  /** The fault's id (named in journal entries). */
+  readonly id: string;
+  /** Times applied so far. */
+  readonly applied: number;
+  /** Matching requests seen so far. */
+  readonly seen: number;
+  /** Removes the fault. Safe to call twice. */
+  remove(): void;
+}
+
+interface LiveFault {
+  readonly checked: CheckedFault;
+  seen: number;
+  applied: number;
+}
+
+/**
+ * The faults of one doubles instance. Tests add faults for one test and clear them after it:
+ *
+ * @example
+ * afterEach(() => doubles.faults.clear());
+ * it("retries a rate-limited apply", async () => {
+ *   doubles.faults.add({ service: "runs", route: "POST /api/v2/runs/:run_id/actions/apply", answer: "rate-limited", retryAfter: "2s", times: 1 });
+ *   // the first apply gets 429 with Retry-After: 2, the retry goes through
+ * });
+ */
+export class FaultSet implements FaultSource {
+  private readonly faults: LiveFault[] = [];
+  private nextId = 1;
+  private readonly random: IdSource;
+  /** Releases of waits in progress (latency and never-answered requests), run on `close()`. */
+  private readonly waits = new Set<() => void>();
+
+  /**
+   * @param sim - the simulator whose clock times the windows and latency, and whose seed seeds the draws.
+   * @param targets - the services faults can target.
+   */
+  constructor(
+    private readonly sim: Simulator,
+    private readonly targets: () => readonly FaultTarget[],
+  ) {
+    this.random = new IdSource(`${String(sim.seed)}/faults`);
+  }
+
+  /** Whether any fault is defined. */
+  get active(): boolean {
+    return this.faults.length > 0;
+  }
+
+  /**
+   * Adds a fault (see {@link FaultDefinition}). Faults apply in the order added: the first whose
+   * conditions hold decides a request.
+   * @returns a handle: its `id`, counts, and `remove()`.
+   * @throws {TypeError} for a bad definition, naming the field (an unknown service, route,
+   *   operation or answer comes with the valid or nearest ones), or an id in use.
+   * @example
+   * const fault = doubles.faults.add({ service: "secrets", answer: "sealed", times: 2 });
+   * fault.remove();
+   */
+  add(definition: FaultDefinition): FaultHandle {
+    const checked = checkFault(definition, this.targets(), this.sim.now(), `fault-${this.nextId}`);
+    if (this.faults.some((f) => f.checked.id === checked.id)) throw new TypeError(`infra-doubles: faults.add: id "${checked.id}" is in use`);
+    if (definition.id === undefined) this.nextId++;
+    const live: LiveFault = { checked, seen: 0, applied: 0 };
+    this.faults.push(live);
+    return {
+      id: checked.id,
+      get applied() {
+        return live.applied;
+      },
+      get seen() {
+        return live.seen;
+      },
+      remove: () => {
+        this.remove(checked.id);
+      },
+    };
+  }
+
+  /**
+   * The faults, in the order they apply.
+   * @example doubles.faults.list() // [{ id: "fault-1", service: "runs", answer: "rate-limited", seen: 1, applied: 1, exhausted: true }]
+   */
+  list(): FaultView[] {
+    return this.faults.map(({ checked, seen, applied }) => {
+      const { from: _from, until: _until, id: _id, ...rest } = checked.definition;
+      return {
+        id: checked.id,
+        ...rest,
+        ...(Number.isFinite(checked.from) ? { from: isoMillis(checked.from) } : {}),
+        ...(Number.isFinite(checked.until) ? { until: isoMillis(checked.until) } : {}),
+        seen,
+        applied,
+        exhausted: checked.definition.times !== undefined && applied >= checked.definition.times,
+      };
+    });
+  }
+
+  /**
+   * Removes one fault.
+   * @returns whether a fault had this id.
+   */
+  remove(id: string): boolean {
+    const index = this.faults.findIndex((f) => f.checked.id === id);
+    if (index < 0) return false;
+    this.faults.splice(index, 1);
+    return true;
+  }
+
+  /** Removes every fault (call it in `afterEach`). Ids start again at `fault-1`. */
+  clear(): void {
+    this.faults.length = 0;
+    this.nextId = 1;
+  }
+
+  /**
+   * Ends every wait in progress (latency, requests never answered): called by `doubles.close()`,
+   * so no fault keeps the process or the test runner alive.
+   */
+  release(): void {
+    for (const release of [...this.waits]) release();
+    this.waits.clear();
+  }
+
+  /** The plan for one routed request (counts it). Called by the handler. */
+  plan(query: FaultQuery): FaultPlan | undefined {
+    const now = this.sim.now();
+    for (const fault of this.faults) {
+      const { checked } = fault;
+      if (!this.matches(checked, query, now)) continue;
+      fault.seen++;
+      const { times, after, probability } = checked.definition;
+      if (after !== undefined && fault.seen <= after) continue;
+      if (times !== undefined && fault.applied >= times) continue;
+      if (probability !== undefined && !(this.random.float() < probability)) continue;
+      fault.applied++;
+      return this.planOf(checked);
+    }
+    return undefined;
+  }
+
+  private matches(checked: CheckedFault, query: FaultQuery, now: number): boolean {
+    if (query.service !== checked.serviceName) return false;
+    if (now < checked.from || now >= checked.until) return false;
+    const { definition } = checked;
+    if (definition.operation !== undefined && query.operation !== definition.operation) return false;
+    if (checked.pattern !== undefined) {
+      if (query.request.method !== checked.method) return false;
+      // A static route table: the router's own name. A catch-all service (secrets): the pattern.
+      if (!query.route.includes("*")) {
+        if (query.route !== definition.route) return false;
+      } else if (matchPath(checked.pattern, query.request.url.pathname) === undefined) return false;
+    }
+    if (checked.answer?.appliesTo !== undefined && !checked.answer.appliesTo(query.request)) return false;
+    return true;
+  }
+
+  private planOf(checked: CheckedFault): FaultPlan {
+    const { definition } = checked;
+    const latency = checked.latencyMs;
+    return {
+      id: checked.id,
+      commit: definition.commit === true,
+      ...(definition.answer === undefined ? {} : { answer: definition.answer }),
+      ...(checked.retryAfterMs === undefined ? {} : { answerOptions: { retryAfterMs: checked.retryAfterMs } }),
+      ...(definition.connection === undefined ? {} : { connection: definition.connection }),
+      ...(latency === undefined || latency === 0 ? {} : { delay: (signal: AbortSignal | undefined) => this.delay(latency, signal) }),
+      ...(definition.connection === "no-response" ? { hold: (signal: AbortSignal | undefined) => this.wait(undefined, signal) } : {}),
+    };
+  }
+
+  /**
+   * Latency: a clock that moves only by hand (manual) is advanced by `ms`; a clock that follows
+   * real time (system, fake timers, advanceable) is waited on with `setTimeout` (looked up at the
+   * call, so `vi.useFakeTimers()` controls it).
+   */
+  private async delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const clock = this.sim.clock as { wakeAt?: unknown; advance?: unknown };
+    if (typeof clock.wakeAt !== "function" && typeof clock.advance === "function") {
+      this.sim.advance(ms);
+      return;
+    }
+    await this.wait(ms, signal);
+  }
+
+  /** Waits `ms` (or forever), ended early by `signal` or by {@link FaultSet.release}. */
+  private wait(ms: number | undefined, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (signal?.aborted === true) {
+        resolve();
+        return;
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (): void => {
+        if (timer !== undefined) globalThis.clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.waits.delete(done);
+        resolve();
+      };
+      if (ms !== undefined) timer = globalThis.setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+      this.waits.add(done);
+    });
+  }
+}
