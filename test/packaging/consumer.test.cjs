@@ -10,6 +10,8 @@ const infra = require("infra-doubles");
 const { ManualClock, UsageError } = require("infra-doubles/simulator");
 const { interceptWithNock } = require("infra-doubles/nock");
 const { startServer } = require("infra-doubles/server");
+const testing = require("infra-doubles/testing");
+const fc = require("fast-check");
 
 test("require() gives createDoubles, the kernel and every transport", () => {
   assert.equal(typeof infra.createDoubles, "function");
@@ -63,4 +65,17 @@ test("access control and secrets answer through the local server from require()"
   } finally {
     await server.close();
   }
+});
+
+test("require('infra-doubles/testing') gives the arbitraries: invalid token bodies get exactly their labelled 400", async () => {
+  const doubles = infra.createDoubles({ seed: 5 });
+  const send = testing.handlerFetch(doubles);
+  const url = `${doubles.baseUrls().accessControl.api}/acl/token`;
+  const headers = { "x-acl-token": doubles.accessControl.bootstrapToken.secretId };
+  await fc.assert(
+    fc.asyncProperty(testing.invalidTokenBody(), async ({ body, expected }) => {
+      assert.deepEqual(await testing.readServiceError("accessControl", await send(url, { method: "PUT", headers, body: JSON.stringify(body) })), expected);
+    }),
+    { numRuns: 10 },
+  );
 });

@@ -9,6 +9,8 @@ import { ALL_PLUGINS, DoublesCore, createDoubles } from "infra-doubles";
 import { interceptWithNock } from "infra-doubles/nock";
 import { startServer } from "infra-doubles/server";
 import { ManualClock, Simulator, parseDuration } from "infra-doubles/simulator";
+import { createRunBody, handlerFetch, invalidCreateRunBody, readServiceError } from "infra-doubles/testing";
+import fc from "fast-check";
 
 /**
  * A tiny service built only from the public plugin contract.
@@ -146,4 +148,27 @@ test("a run plans, pauses for confirmation and applies through nock, as the READ
   } finally {
     interception.stop();
   }
+});
+
+test("infra-doubles/testing (with fast-check installed): generated create-run bodies are accepted, invalid ones get their labelled error", async () => {
+  const doubles = createDoubles({ seed: 4 });
+  const { runs } = doubles;
+  const ws = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
+  const user = runs.addUser({ permissions: { [ws.id]: "write" } });
+  runs.uploadConfiguration(ws.id, { as: user.id, autoQueueRuns: false });
+  const headers = { authorization: `Bearer ${runs.issueUserToken(user.id)}`, "content-type": "application/vnd.api+json" };
+  const send = handlerFetch(doubles);
+  const url = `${doubles.baseUrls().runs.api}/runs`;
+  await fc.assert(
+    fc.asyncProperty(createRunBody({ workspaceId: ws.id }), async (body) => {
+      assert.equal((await send(url, { method: "POST", headers, body: JSON.stringify(body) })).status, 201);
+    }),
+    { numRuns: 10 },
+  );
+  await fc.assert(
+    fc.asyncProperty(invalidCreateRunBody({ workspaceId: ws.id }), async ({ body, expected }) => {
+      assert.deepEqual(await readServiceError("runs", await send(url, { method: "POST", headers, body: JSON.stringify(body) })), expected);
+    }),
+    { numRuns: 10 },
+  );
 });

@@ -1,0 +1,45 @@
+/**
+ * `infra-doubles/testing`: fast-check arbitraries and model commands for testing your own client
+ * against the doubles (fast-check is an optional peer dependency, loaded only by this entry).
+ *
+ * - bodies: valid request bodies of every create/update endpoint the kit covers, generated from
+ *   the same field rules the fake validates with, and invalid ones labelled with the error
+ *   (status, message, pointer) the service answers;
+ * - fixtures and timelines: workspaces with runs in given states, tokens with expiry, SSH roles;
+ *   sequences of clock advances and outcome scripts;
+ * - model commands (`fc.commands`) per service, whose `run` goes through HTTP and whose
+ *   `toString` reads like a story, with a hook where your own client acts.
+ */
+export { readServiceError, type ExpectedError, type InvalidBody, type ServiceKey } from "./errors.js";
+export { handlerFetch, type FetchLike } from "./http.js";
+export {
+  createConfigurationVersionBody,
+  createRunBody,
+  invalidCreateConfigurationVersionBody,
+  invalidCreateRunBody,
+  runActionBody,
+  type CreateRunBodyOptions,
+  type JsonApiBody,
+} from "./runs-bodies.js";
+export {
+  cloneTokenBody,
+  expirationTtl,
+  invalidTokenBody,
+  loginBody,
+  tokenBody,
+  tokenUpdateBody,
+  type TokenBody,
+  type TokenBodyOptions,
+} from "./access-control-bodies.js";
+export {
+  invalidSshRoleBody,
+  invalidSshSignBody,
+  leaseRenewBody,
+  otpVerifyBody,
+  sshCredsBody,
+  sshRoleBody,
+  sshSignBody,
+  wireForm,
+  type SecretsBody,
+  type SshRoleBodyOptions,
+} from "./secrets-bodies.js";
