@@ -34,6 +34,21 @@ export interface ControlApiOptions {
   readonly journal: () => readonly JournalEntry[];
   readonly clearJournal: () => void;
   readonly plugins?: readonly PluginControlRoutes[];
+  /** The doubles' faults (`doubles.faults`), served as `/_sim/faults`. */
+  readonly faults?: FaultControl;
+}
+
+/** What `/_sim/faults` acts on: the doubles' fault set, in JSON terms. */
+export interface FaultControl {
+  /**
+   * Adds a fault from its JSON definition and returns how it is listed.
+   * @throws {TypeError} for a bad definition (answered 400).
+   */
+  add(definition: unknown): unknown;
+  list(): readonly unknown[];
+  clear(): void;
+  /** Removes one fault; `false` when no fault has this id. */
+  remove(id: string): boolean;
 }
 
 /** The clock as the control API shows it. */
@@ -58,6 +73,10 @@ export interface ClockView {
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
  * | `GET /_sim/journal` | | `{"entries": [{"at", "epochMs", "service", "method", "url", "status", "headers"}]}` (service requests only; credentials in the query and headers masked as `***` unless `?reveal=true`) |
  * | `DELETE /_sim/journal` | | 204, journal emptied |
+ * | `POST /_sim/faults` | a fault, e.g. `{"service": "runs", "route": "POST /api/v2/runs/:run_id/actions/apply", "answer": "rate-limited", "times": 1}` | 201 `{"fault": {"id": "fault-1", ..., "seen": 0, "applied": 0}}`; 400 a bad definition |
+ * | `GET /_sim/faults` | | `{"faults": [...]}` |
+ * | `DELETE /_sim/faults` | | 204, every fault removed |
+ * | `DELETE /_sim/faults/:id` | | 204; 404 no such fault |
  *
  * @example
  * const mounts = controlMounts("http://127.0.0.1:8080", { sim, resetPoint: sim.snapshot(), journal: () => [], clearJournal: () => {} });
@@ -92,6 +111,7 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
       handler: () => {
         sim.restore(options.resetPoint);
         options.clearJournal();
+        options.faults?.clear();
         return json(200, { reset: true, ...clockView(sim) });
       },
     },
@@ -143,8 +163,51 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
         return empty(204);
       },
     },
+    ...(options.faults === undefined ? [] : faultRoutes(options.faults)),
   ];
   return routes;
+}
+
+/** `/_sim/faults`: add (POST), list (GET), clear (DELETE), remove one (DELETE /:id). */
+function faultRoutes(faults: FaultControl): Route[] {
+  return [
+    {
+      method: "POST",
+      path: "/faults",
+      handler: ({ request }) => {
+        let definition: unknown;
+        try {
+          definition = JSON.parse(bodyText(request));
+        } catch (error) {
+          throw controlError("malformed", "add fault", `the body must be a JSON fault like {"service": "runs", "answer": "rate-limited"}: ${(error as Error).message}`);
+        }
+        try {
+          return json(201, { fault: faults.add(definition) });
+        } catch (error) {
+          if (error instanceof TypeError) throw controlError("invalid", "add fault", withoutPrefix(error.message).replace(/^faults\.add: /, ""));
+          throw error;
+        }
+      },
+    },
+    { method: "GET", path: "/faults", handler: () => json(200, { faults: faults.list() }) },
+    {
+      method: "DELETE",
+      path: "/faults",
+      handler: () => {
+        faults.clear();
+        return empty(204);
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/faults/:id",
+      handler: ({ params }) => {
+        const id = params.id ?? "";
+        if (!faults.remove(id)) throw controlError("not_found", "remove fault", `no fault ${JSON.stringify(id)} (GET /_sim/faults lists them)`);
+        return empty(204);
+      },
+    },
+  ];
 }
 
 /**

@@ -22,7 +22,7 @@ import type { Duration } from "../simulator/kernel/duration.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { Simulator, type SimulatorSnapshot } from "../simulator/kernel/simulator.js";
 import { FaultSet } from "./faults/fault-set.js";
-import type { FaultTarget } from "./faults/fault-definition.js";
+import type { FaultDefinition, FaultTarget } from "./faults/fault-definition.js";
 import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
 
@@ -345,6 +345,15 @@ export class DoublesCore {
       journal: () => holder.handler?.journal ?? [],
       clearJournal: () => holder.handler?.clearJournal(),
       plugins,
+      faults: {
+        add: (definition) => {
+          const handle = this.faults.add(definition as FaultDefinition);
+          return this.faults.list().find((fault) => fault.id === handle.id);
+        },
+        list: () => this.faults.list(),
+        clear: () => this.faults.clear(),
+        remove: (id) => this.faults.remove(id),
+      },
     });
     holder.handler = createHandler({
       sim: this.sim,

@@ -167,7 +167,18 @@ describe("each service's control routes", () => {
   it("lists every control route at GET /_sim", async () => {
     const { call } = await start();
     expect((await call("GET", "")).body).toEqual({
-      routes: ["POST /_sim/reset", "GET /_sim/clock", "POST /_sim/clock/advance", "GET /_sim/journal", "DELETE /_sim/journal", "* /_sim/demo/..."],
+      routes: [
+        "POST /_sim/reset",
+        "GET /_sim/clock",
+        "POST /_sim/clock/advance",
+        "GET /_sim/journal",
+        "DELETE /_sim/journal",
+        "POST /_sim/faults",
+        "GET /_sim/faults",
+        "DELETE /_sim/faults",
+        "DELETE /_sim/faults/:id",
+        "* /_sim/demo/...",
+      ],
     });
   });
 });
