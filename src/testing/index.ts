@@ -43,3 +43,19 @@ export {
   type SecretsBody,
   type SshRoleBodyOptions,
 } from "./secrets-bodies.js";
+export {
+  installSshRoles,
+  installToken,
+  installWorkspace,
+  sshRoleFixture,
+  tokenFixture,
+  workspaceFixture,
+  type FinishedRunState,
+  type InstalledToken,
+  type InstalledWorkspace,
+  type SshRoleFixture,
+  type TokenFixture,
+  type WorkspaceFixture,
+} from "./fixtures.js";
+export { ModelMismatch, storyDuration, type ClientHook, type ModelTarget, type ModelUrls, type ResolvedTarget } from "./models/common.js";
+export { runOutcome, runsCommands, runsModelSetup, type RunsCommandsOptions, type RunsModel, type RunsWorld } from "./models/runs-model.js";
