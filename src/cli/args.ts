@@ -10,14 +10,23 @@ export const DEFAULT_PORT = 8080;
 /** Default interface of `infra-doubles serve`. */
 export const DEFAULT_HOST = "127.0.0.1";
 
+/** The clocks `serve --clock` accepts. */
+export const SERVE_CLOCKS = ["advanceable", "manual", "system"] as const;
+
 /** The usage text printed on `--help` and on bad arguments. */
 export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1] [--seed N] [--json]
+                          [--scenario FILE] [--clock advanceable|manual|system] [--start TIME]
                           [--allowed-host NAME]... [--control-token TOKEN]
                           [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
+       infra-doubles run FILE [--seed N] [--start TIME]
 
-Starts a local server with every simulated service on one origin (or, with --split, each service
-on its own port), on the embedded default scenario (organizations, tokens, mounts ready to use),
-and the /_sim/ control API.
+serve: starts a local server with every simulated service on one origin (or, with --split, each
+service on its own port), on the embedded default scenario (organizations, tokens, mounts ready to
+use) plus a scenario document if given, and the /_sim/ control API.
+
+run: loads a scenario document (JSON or YAML) on a fresh simulator with a manual clock, plays its
+timeline and prints a transcript (same file and seed, same bytes). Exit status 0 when every expect
+step passed, 1 when one failed, 2 for a document that is invalid or cannot be read.
 
 Options:
   -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port); with --split the
@@ -35,14 +44,23 @@ Options:
                    the token /_sim/ requests must send in the X-Infra-Doubles-Control-Token
                    header (default: none on loopback, a random one beyond)
       --seed N     seed of ids and secrets (default 1): same seed, same calls, same responses
+      --scenario FILE
+                   load this scenario document (JSON or YAML) after the default scenario;
+                   POST /_sim/reset goes back to the state right after it
+      --clock C    advanceable (default: real time that POST /_sim/clock/advance pushes forward),
+                   manual (moves only when advanced) or system (real time, cannot be advanced)
+      --start TIME RFC 3339 time the clock starts at (manual, advanceable; default: 2024-01-01T00:00:00Z
+                   for manual and run, now for advanceable)
       --json       print one line of JSON on start instead of the banner
   -h, --help       show this text
 
 Control API (on the server's origin; writes need Content-Type: application/json):
   GET  /_sim/clock           {"now": ISO time, "epochMs": ms}
   POST /_sim/clock/advance   body {"by": "30s"} or {"by": 30000}
-  POST /_sim/reset           back to the default scenario
+  POST /_sim/reset           back to the starting state (the clock keeps its time)
   GET  /_sim/journal         the requests answered so far
+  POST /_sim/scenario        load a scenario document (JSON or YAML body)
+  GET  /_sim/                every control route with its body shape
 `;
 
 /** A parsed `serve` command. */
@@ -62,6 +80,22 @@ export interface ServeCommand {
   readonly split?: true;
   /** Ports given per service key (`runs`, `accessControl`, `secrets`) in split mode. */
   readonly ports?: Readonly<Record<string, number>>;
+  /** `--scenario FILE`: a scenario document to load. */
+  readonly scenario?: string;
+  /** `--clock` (default `advanceable`). */
+  readonly clock: (typeof SERVE_CLOCKS)[number];
+  /** `--start`: ms since the epoch. */
+  readonly start?: number;
+}
+
+/** A parsed `run` command. */
+export interface RunCommand {
+  readonly command: "run";
+  /** The scenario document's path. */
+  readonly file: string;
+  readonly seed: number | string;
+  /** `--start`: ms since the epoch. */
+  readonly start?: number;
 }
 
 /** The per-service port flags and the service key each sets. */
@@ -79,7 +113,7 @@ export interface UsageRequest {
  * @returns the command, or a {@link UsageRequest} for `--help`, unknown flags and bad values.
  * @example parseCommand(["serve", "--port", "0", "--json"]) // { command: "serve", port: 0, host: "127.0.0.1", seed: 1, json: true, allowedHosts: [] }
  */
-export function parseCommand(argv: readonly string[]): ServeCommand | UsageRequest {
+export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | UsageRequest {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -90,8 +124,24 @@ export function parseCommand(argv: readonly string[]): ServeCommand | UsageReque
   if (values.help) return { command: "usage", problem: undefined };
   const [command, ...extra] = positionals;
   if (command === undefined) return { command: "usage", problem: "no command given" };
-  if (command !== "serve") return { command: "usage", problem: `unknown command "${command}"` };
+  if (command !== "serve" && command !== "run") return { command: "usage", problem: `unknown command "${command}"` };
+  const start = values.start === undefined ? undefined : parseStart(values.start);
+  if (start === null) return { command: "usage", problem: `--start must be an RFC 3339 time like 2024-05-01T00:00:00Z, got "${values.start ?? ""}"` };
+  if (command === "run") {
+    const [file, ...more] = extra;
+    if (file === undefined) return { command: "usage", problem: "run needs a scenario document: infra-doubles run FILE" };
+    if (more.length > 0) return { command: "usage", problem: `unexpected argument "${more[0] ?? ""}"` };
+    const serveOnly = Object.keys(values).filter((name) => !["seed", "start", "help"].includes(name));
+    if (serveOnly.length > 0) return { command: "usage", problem: `--${serveOnly[0] ?? ""} is an option of serve, not run` };
+    const runSeed = values.seed === undefined ? 1 : parseSeed(values.seed);
+    if (runSeed === undefined) return { command: "usage", problem: "--seed must not be empty" };
+    return { command: "run", file, seed: runSeed, ...(start === undefined ? {} : { start }) };
+  }
   if (extra.length > 0) return { command: "usage", problem: `unexpected argument "${extra[0] ?? ""}"` };
+  const clock = values.clock ?? "advanceable";
+  if (!(SERVE_CLOCKS as readonly string[]).includes(clock)) return { command: "usage", problem: `--clock must be one of ${SERVE_CLOCKS.join(", ")}, got "${clock}"` };
+  if (start !== undefined && clock === "system") return { command: "usage", problem: "--start needs --clock manual or advanceable (the system clock keeps the real time)" };
+  if (values.scenario !== undefined && values.scenario.trim() === "") return { command: "usage", problem: "--scenario must name a file" };
   const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
   if (port === undefined) return { command: "usage", problem: `--port must be a whole number from 0 to 65535, got "${values.port ?? ""}"` };
   const host = values.host ?? DEFAULT_HOST;
@@ -126,6 +176,9 @@ export function parseCommand(argv: readonly string[]): ServeCommand | UsageReque
     allowedHosts: allowedHosts.map((name) => name.trim()),
     ...(controlToken === undefined ? {} : { controlToken }),
     ...(split ? { split: true as const, ports } : {}),
+    clock: clock as ServeCommand["clock"],
+    ...(start === undefined ? {} : { start }),
+    ...(values.scenario === undefined ? {} : { scenario: values.scenario }),
   };
 }
 
@@ -145,6 +198,9 @@ function parse(argv: readonly string[]) {
       "runs-port": { type: "string" },
       "access-control-port": { type: "string" },
       "secrets-port": { type: "string" },
+      scenario: { type: "string" },
+      clock: { type: "string" },
+      start: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -154,6 +210,13 @@ function parsePort(text: string): number | undefined {
   if (!/^\d{1,5}$/.test(text)) return undefined;
   const port = Number(text);
   return port <= 65535 ? port : undefined;
+}
+
+/** An RFC 3339 time (`Z` or an offset) as ms since the epoch; null when it is not one. */
+function parseStart(text: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(text)) return null;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : null;
 }
 
 function parseSeed(text: string): number | string | undefined {

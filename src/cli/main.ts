@@ -2,7 +2,9 @@
  * The `infra-doubles` command line as a function of its arguments and its process streams, so it
  * runs in-process in tests: parse, start, print, wait for SIGINT/SIGTERM, close, return the exit code.
  */
+import { ScenarioDocumentError } from "../scenarios/document/errors.js";
 import { parseCommand, USAGE } from "./args.js";
+import { runScenarioFile } from "./run.js";
 import { devServerBanner, devServerJson, devServerWarning, startDevServer, type DevServerOptions } from "./serve.js";
 
 /** Where the CLI writes, and where stop signals come from (`process` in the real binary). */
@@ -24,7 +26,8 @@ export const EXIT_USAGE = 2;
  * @param argv - the arguments after the script path, e.g. `["serve", "--port", "0", "--json"]`.
  * @param extra - for tests: the services or doubles to serve instead of the registered ones.
  * @returns the exit code: 0 after a clean stop on SIGINT/SIGTERM, 1 when the server cannot start,
- *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr).
+ *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr); for `run`: 0 when
+ *   every expect step passed, 1 when one failed, 2 for an invalid document.
  * @example
  * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signals: process });
  */
@@ -39,6 +42,9 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     io.stderr.write(USAGE);
     return EXIT_USAGE;
   }
+  if (command.command === "run") {
+    return runScenarioFile(command.file, { seed: command.seed, ...(command.start === undefined ? {} : { start: command.start }) }, io.stdout, io.stderr);
+  }
   let dev;
   try {
     dev = await startDevServer({
@@ -48,9 +54,16 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       allowedHosts: command.allowedHosts,
       ...(command.controlToken === undefined ? {} : { controlToken: command.controlToken }),
       ...(command.split ? { split: true, ports: command.ports ?? {} } : {}),
+      clock: command.clock,
+      ...(command.start === undefined ? {} : { start: command.start }),
+      ...(command.scenario === undefined ? {} : { scenario: command.scenario }),
       ...extra,
     });
   } catch (error) {
+    if (error instanceof ScenarioDocumentError) {
+      io.stderr.write(`infra-doubles: --scenario ${command.scenario ?? ""}: ${error.message.replace(/^infra-doubles: /, "")}\n`);
+      return EXIT_USAGE;
+    }
     io.stderr.write(`infra-doubles: cannot start the server on ${command.host}:${command.port}: ${(error as Error).message}\n`);
     return 1;
   }

@@ -3,10 +3,15 @@
  * the local server, runs each service's embedded default scenario on the server's origin, and says
  * what it built (a human banner, or one line of JSON).
  */
+import { readFileSync } from "node:fs";
 import { bindsBeyondLoopback, CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from "../interceptors/control.js";
 import type { RunningServer } from "../interceptors/server.js";
+import { ScenarioDocumentError } from "../scenarios/document/errors.js";
+import type { ScenarioNames } from "../scenarios/document/load.js";
+import { formatOf, parseScenarioText } from "../scenarios/document/parse.js";
+import { validateScenario } from "../scenarios/document/validate.js";
 import { DoublesCore } from "../scenarios/doubles-core.js";
-import { createDoubles } from "../scenarios/doubles.js";
+import { Doubles, createDoubles } from "../scenarios/doubles.js";
 import type { ServicePlugin } from "../scenarios/plugin.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "./args.js";
 
@@ -36,6 +41,18 @@ export interface DevServerOptions {
   readonly split?: boolean;
   /** Split mode: a port per service key, instead of the consecutive one. */
   readonly ports?: Readonly<Record<string, number>>;
+  /**
+   * The clock (default `advanceable`: real time that `POST /_sim/clock/advance` pushes forward;
+   * `manual`: moves only when advanced; `system`: real time). Ignored when `doubles` is given.
+   */
+  readonly clock?: "advanceable" | "manual" | "system";
+  /** Where a `manual` or `advanceable` clock starts (ms since the epoch or RFC 3339). */
+  readonly start?: number | string;
+  /**
+   * A scenario document's file (JSON or YAML), loaded after the default scenarios; `POST /_sim/reset`
+   * goes back to the state right after it. Needs every service (the default doubles).
+   */
+  readonly scenario?: string;
 }
 
 /** A running dev server. */
@@ -58,6 +75,8 @@ export interface DevServer extends AsyncDisposable {
   readonly controlToken?: string;
   /** The interface the server is bound to (`127.0.0.1`, `0.0.0.0`, ...). */
   readonly host: string;
+  /** What the `scenario` document's names resolved to (ids, tokens), when one was loaded. */
+  readonly scenario?: ScenarioNames;
   /** Stops the server (connections included). */
   close(): Promise<void>;
 }
@@ -75,9 +94,22 @@ export interface DevServer extends AsyncDisposable {
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const seed = options.seed ?? 1;
+  const clock = { clock: options.clock ?? "advanceable", ...(options.start === undefined ? {} : { start: options.start }) } as const;
   const doubles =
-    options.doubles ??
-    (options.plugins ? new DoublesCore(options.plugins, { clock: "advanceable", seed }) : createDoubles({ clock: "advanceable", seed }));
+    options.doubles ?? (options.plugins ? new DoublesCore(options.plugins, { ...clock, seed }) : createDoubles({ ...clock, seed }));
+  let document: unknown;
+  if (options.scenario !== undefined) {
+    if (!(doubles instanceof Doubles)) throw new ScenarioDocumentError("reference", [{ path: "", expected: "a scenario document needs every service (serve the default doubles)" }]);
+    let text: string;
+    try {
+      text = readFileSync(options.scenario, "utf8");
+    } catch (error) {
+      throw new ScenarioDocumentError("syntax", [{ path: "", expected: `a readable file: ${(error as Error).message}` }]);
+    }
+    // Checked before the server starts: an invalid document never binds a port.
+    document = validateScenario(parseScenarioText(text, formatOf(options.scenario, text)));
+  }
+  let scenario: ScenarioNames | undefined;
   const services: Record<string, Record<string, unknown>> = {};
   const host = options.host ?? DEFAULT_HOST;
   const common = {
@@ -91,6 +123,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       const bases = plugin.serverBases(originOf(plugin.key));
       services[plugin.key] = plugin.defaultScenario ? plugin.defaultScenario(doubles.controlsOf(plugin.key), bases) : { bases };
     }
+    if (document !== undefined && doubles instanceof Doubles) scenario = doubles.load(document as never).names;
   };
   if (options.split === true) {
     const split = await doubles.listen({
@@ -113,6 +146,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       doubles,
       services,
       host,
+      ...(scenario === undefined ? {} : { scenario }),
       ...(split.controlToken === undefined ? {} : { controlToken: split.controlToken }),
       close: () => split.close(),
       [Symbol.asyncDispose]: () => split.close(),
@@ -127,6 +161,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     doubles,
     services,
     host,
+    ...(scenario === undefined ? {} : { scenario }),
     ...(server.controlToken === undefined ? {} : { controlToken: server.controlToken }),
     close,
     [Symbol.asyncDispose]: close,
@@ -135,17 +170,19 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 
 /**
  * The `--json` start line: `{"url": origin, "urls"?: {"<service key>": origin}, "controlToken"?:
- * token, "<service key>": <default scenario result>, ...}` as one line (no newline inside);
+ * token, "<service key>": <default scenario result>, ..., "scenario"?: <the document's names>}` as
+ * one line (no newline inside); `scenario` only with a scenario document;
  * `urls` only in split mode (`url` is then the first service's), `controlToken` only when the
  * server has one.
  * @example devServerJson(dev) // '{"url":"http://127.0.0.1:8080","runs":{...},"accessControl":{...},"secrets":{...}}'
  */
-export function devServerJson(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken">): string {
+export function devServerJson(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken" | "scenario">): string {
   return JSON.stringify({
     url: dev.url,
     ...(dev.urls === undefined ? {} : { urls: dev.urls }),
     ...(dev.controlToken === undefined ? {} : { controlToken: dev.controlToken }),
     ...dev.services,
+    ...(dev.scenario === undefined ? {} : { scenario: dev.scenario }),
   });
 }
 
@@ -171,7 +208,7 @@ function headerName(): string {
  * The human start banner: the URL, each service's base URLs and credentials, the control API.
  * @example process.stdout.write(devServerBanner(dev));
  */
-export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken">): string {
+export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken" | "scenario">): string {
   const lines = [`infra-doubles dev server listening on ${dev.url}`, ""];
   if (dev.urls !== undefined) {
     const width = Math.max(0, ...Object.keys(dev.urls).map((key) => key.length));
@@ -188,6 +225,16 @@ export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services"
     }
     lines.push("");
   }
+  if (dev.scenario !== undefined) {
+    lines.push("scenario document");
+    for (const [service, groups] of Object.entries(dev.scenario)) {
+      for (const [group, value] of Object.entries(groups as Record<string, unknown>)) {
+        if (value !== null && typeof value === "object" && Object.keys(value).length === 0) continue;
+        lines.push(`  ${service}.${group}  ${JSON.stringify(value)}`);
+      }
+    }
+    lines.push("");
+  }
   const control = `${dev.url}${CONTROL_PREFIX}`;
   lines.push(`Control API (${dev.urls === undefined ? "" : "on every port; "}writes need Content-Type: application/json)`);
   if (dev.controlToken !== undefined) {
@@ -200,7 +247,9 @@ export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services"
   lines.push(
     `  GET  ${control}/clock`,
     `  POST ${control}/clock/advance   {"by": "30s"}`,
-    `  POST ${control}/reset`,
+    `  POST ${control}/reset           (back to the starting state; the clock keeps its time)`,
+    `  POST ${control}/scenario        (a scenario document, JSON or YAML)`,
+    `  GET  ${control}/                (every control route with its body shape)`,
     `  GET  ${control}/journal       (credentials masked; ?reveal=true shows them)`,
     "",
     "Press Ctrl+C to stop.",

@@ -45,7 +45,10 @@ export interface DoublesCoreOptions {
   /** Seed of ids and secrets (default 1): same seed, same calls, same responses. */
   readonly seed?: number | string;
   readonly clock?: ClockOption;
-  /** Start time of the `"manual"` clock (refused with any other clock, which keeps its own time). */
+  /**
+   * Start time of the `"manual"` clock, or of the `"advanceable"` one (real time from there on);
+   * refused with any other clock, which keeps its own time.
+   */
   readonly start?: Instant;
   /** Base URLs per service key, for the nock transport (the server always uses its own origin). */
   readonly baseUrls?: Readonly<Record<string, BaseUrlOption>>;
@@ -157,9 +160,9 @@ function deferredHandler(sim: Simulator, current: () => Handler | undefined): Ha
  * @example makeClock("manual", "2024-05-01T00:00:00Z") // a ManualClock
  */
 export function makeClock(option: ClockOption = "manual", start?: Instant): Clock {
-  if (start !== undefined && option !== "manual") {
+  if (start !== undefined && option !== "manual" && option !== "advanceable") {
     throw new UsageError(
-      `"start" sets the manual clock's first time; a ${typeof option === "string" ? `"${option}"` : "given"} clock keeps its own time (drop "start", or use clock: "manual")`,
+      `"start" sets the first time of a manual or advanceable clock; a ${typeof option === "string" ? `"${option}"` : "given"} clock keeps its own time (drop "start", or use clock: "manual")`,
     );
   }
   if (typeof option !== "string") return option;
@@ -171,7 +174,7 @@ export function makeClock(option: ClockOption = "manual", start?: Instant): Cloc
     case "system":
       return new SystemClock();
     case "advanceable":
-      return new AdvanceableClock();
+      return new AdvanceableClock(undefined, start);
     default:
       throw new UsageError(`unknown clock option ${JSON.stringify(option)}`);
   }

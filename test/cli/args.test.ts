@@ -3,7 +3,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, parseCommand } from "../../src/cli/args.js"
 
 describe("infra-doubles command-line parsing", () => {
   it("reads serve with its defaults", () => {
-    expect(parseCommand(["serve"])).toEqual({ command: "serve", port: DEFAULT_PORT, host: DEFAULT_HOST, seed: 1, json: false, allowedHosts: [] });
+    expect(parseCommand(["serve"])).toEqual({ command: "serve", port: DEFAULT_PORT, host: DEFAULT_HOST, seed: 1, json: false, allowedHosts: [], clock: "advanceable" });
     expect(DEFAULT_PORT).toBe(8080);
     expect(DEFAULT_HOST).toBe("127.0.0.1");
   });
@@ -23,8 +23,22 @@ describe("infra-doubles command-line parsing", () => {
       json: true,
       allowedHosts: ["dev.lan", "box:8443"],
       controlToken: "t0k",
+      clock: "advanceable",
     });
     expect(parseCommand(["--port=9000", "serve", "-p", "9001", "--seed=abc"])).toMatchObject({ port: 9001, seed: "abc" });
+  });
+
+  it("reads --scenario, --clock and --start, and refuses a start with the system clock", () => {
+    expect(parseCommand(["serve", "--scenario", "world.yaml", "--clock", "manual", "--start", "2030-05-01T00:00:00Z"])).toMatchObject({
+      scenario: "world.yaml",
+      clock: "manual",
+      start: Date.UTC(2030, 4, 1),
+    });
+    expect(parseCommand(["serve", "--start", "2030-05-01T02:00:00+02:00"])).toMatchObject({ clock: "advanceable", start: Date.UTC(2030, 4, 1) });
+    expect(parseCommand(["serve", "--clock", "fake"])).toMatchObject({ command: "usage", problem: expect.stringMatching(/--clock must be one of advanceable, manual, system/) });
+    expect(parseCommand(["serve", "--clock", "system", "--start", "2030-05-01T00:00:00Z"])).toMatchObject({ command: "usage", problem: expect.stringMatching(/--start needs --clock manual or advanceable/) });
+    expect(parseCommand(["serve", "--start", "2030-05-01"])).toMatchObject({ command: "usage", problem: expect.stringMatching(/RFC 3339/) });
+    expect(parseCommand(["run", "world.yaml", "--seed", "4"])).toEqual({ command: "run", file: "world.yaml", seed: 4 });
   });
 
   it("asks for the usage text on --help, unknown flags, unknown commands and bad values", () => {

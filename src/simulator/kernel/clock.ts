@@ -190,8 +190,17 @@ export class AdvanceableClock implements Clock {
   private offset = 0;
   private readonly listeners = new Listeners();
 
-  /** @param base - the clock to follow (default: a {@link SystemClock}). */
-  constructor(private readonly base: Clock = new SystemClock()) {}
+  /**
+   * @param base - the clock to follow (default: a {@link SystemClock}).
+   * @param start - where time starts (default: the base clock's time); it then runs at the base
+   *   clock's pace, e.g. real time from 2024-05-01T00:00:00Z.
+   */
+  constructor(
+    private readonly base: Clock = new SystemClock(),
+    start?: Instant,
+  ) {
+    if (start !== undefined) this.offset = toEpochMs(start) - base.now();
+  }
 
   now(): number {
     return this.base.now() + this.offset;

@@ -1,0 +1,83 @@
+/**
+ * `infra-doubles serve --scenario FILE --clock manual|advanceable|system --start TIME`: the
+ * document's fixtures are served beside the default scenario, the start line names what they
+ * resolved to, the clock is the one asked for, and an invalid document never binds a port.
+ */
+import { EventEmitter } from "node:events";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, type CliIo } from "../../src/cli/main.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const work = mkdtempSync(join(tmpdir(), "infra-doubles-serve-"));
+
+function launch(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const signals = new EventEmitter();
+  const io: CliIo = {
+    stdout: { write: (text: string) => out.push(text) },
+    stderr: { write: (text: string) => err.push(text) },
+    signals: signals as unknown as CliIo["signals"],
+  };
+  const exit = runCli(argv, io);
+  const started = async (): Promise<Record<string, unknown> & { url: string }> => {
+    for (let i = 0; i < 1000 && out.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    return JSON.parse(out.join("")) as Record<string, unknown> & { url: string };
+  };
+  return { err, signals, exit, started };
+}
+
+describe("infra-doubles serve --scenario, --clock, --start", () => {
+  it("serves the document's fixtures on a manual clock at --start, and reset goes back to them with the clock kept", async () => {
+    const run = launch(["serve", "--port", "0", "--json", "--clock", "manual", "--start", "2030-05-01T00:00:00Z", "--scenario", join(root, "examples/scenarios/secrets.yaml")]);
+    const start = (await run.started()) as { url: string; scenario: { secrets: { tokens: Record<string, string> } }; secrets: { rootToken: string } };
+    try {
+      const deployer = start.scenario.secrets.tokens.deployer ?? "";
+      expect(deployer).toMatch(/^s\./);
+      const clock = (await (await fetch(`${start.url}/_sim/clock`)).json()) as { now: string; advanceable: boolean };
+      expect(clock).toMatchObject({ now: "2030-05-01T00:00:00.000Z", advanceable: true });
+      // The manual clock does not move on its own.
+      await new Promise((r) => setTimeout(r, 20));
+      expect(((await (await fetch(`${start.url}/_sim/clock`)).json()) as { now: string }).now).toBe("2030-05-01T00:00:00.000Z");
+      const otp = await fetch(`${start.url}/v1/ssh/creds/otp-role`, { method: "POST", headers: { "x-vault-token": deployer }, body: JSON.stringify({ ip: "10.1.2.3" }) });
+      expect(otp.status).toBe(200);
+      expect(((await otp.json()) as { data: { username: string } }).data.username).toBe("deploy");
+      // The default scenario is there too.
+      expect(start.secrets.rootToken).toMatch(/^s\./);
+      const json = { "content-type": "application/json" };
+      await fetch(`${start.url}/_sim/clock/advance`, { method: "POST", headers: json, body: '{"by":"2h"}' });
+      expect((await fetch(`${start.url}/v1/auth/token/lookup-self`, { headers: { "x-vault-token": deployer } })).status).toBe(403);
+      const reset = (await (await fetch(`${start.url}/_sim/reset`, { method: "POST", headers: json, body: "{}" })).json()) as { now: string };
+      expect(reset.now).toBe("2030-05-01T02:00:00.000Z");
+      expect((await fetch(`${start.url}/v1/ssh/roles/otp-role`, { headers: { "x-vault-token": start.secrets.rootToken } })).status).toBe(200);
+    } finally {
+      run.signals.emit("SIGTERM");
+      expect(await run.exit).toBe(0);
+    }
+  });
+
+  it("runs on a system clock that cannot be advanced when asked", async () => {
+    const run = launch(["serve", "--port", "0", "--json", "--clock", "system"]);
+    const start = await run.started();
+    try {
+      const clock = (await (await fetch(`${start.url}/_sim/clock`)).json()) as { advanceable: boolean };
+      expect(clock.advanceable).toBe(false);
+      const moved = await fetch(`${start.url}/_sim/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"by":"1m"}' });
+      expect(moved.status).toBe(409);
+    } finally {
+      run.signals.emit("SIGTERM");
+      await run.exit;
+    }
+  });
+
+  it("exits 2 without binding a port for an invalid document, naming where and what", async () => {
+    const path = join(work, "bad.yaml");
+    writeFileSync(path, "secrets:\n  nodeState: asleep\n");
+    const run = launch(["serve", "--port", "0", "--scenario", path]);
+    expect(await run.exit).toBe(2);
+    expect(run.err.join("")).toContain("/secrets/nodeState");
+  });
+});
