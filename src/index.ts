@@ -19,6 +19,18 @@ export {
 } from "./scenarios/doubles-core.js";
 export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type PluginControlRoutes } from "./interceptors/control.js";
 export type { ServicePlugin } from "./scenarios/plugin.js";
+export {
+  COVERAGE_FORMAT,
+  formatCoverageSummary,
+  mergeCoverage,
+  type CoverageReport,
+  type CoverageTally,
+  type EndpointTally,
+  type MachineCoverage,
+  type ServiceCoverage,
+  type SummaryOptions,
+} from "./scenarios/coverage/report.js";
+export { COVERAGE_DIR_ENV } from "./scenarios/coverage/sink.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
 export * from "./scenarios/document/index.js";
 export * from "./scenarios/access-control/index.js";

@@ -7,8 +7,8 @@ import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultPlan, FaultSource } from "./faults.js";
 import { encodeHeaderValues } from "./header-values.js";
-import type { HttpService, Route, ServiceMount, SimRequest, SimResponse } from "./http.js";
-import { catalogHas, catalogOf, isMatch, matchRoute, nearestInCatalog } from "./router.js";
+import type { EndpointNote, HttpService, Route, ServiceMount, SimRequest, SimResponse } from "./http.js";
+import { catalogHas, catalogOf, isMatch, matchRoute, nearestInCatalog, routeEndpoint } from "./router.js";
 
 /** Response header naming the nearest real endpoints when a request matches none. */
 export const NEAREST_HEADER = "x-infra-doubles-nearest";
@@ -47,7 +47,19 @@ export interface HandlerOptions {
   readonly journal?: JournalEntry[];
   /** Faults to apply (`doubles.faults`): asked once per routed request. */
   readonly faults?: FaultSource;
+  /**
+   * Called once per answered request of a mounted service (not for URLs no service owns) with the
+   * service's name, the endpoint the request reached (`undefined`: none of the service's
+   * endpoints) and the status answered. Observes only: the answer is already final.
+   */
+  readonly observe?: AnswerObserver;
 }
+
+/**
+ * Observes answers (coverage): the service, the endpoint label reached, the status.
+ * @example const observe: AnswerObserver = (service, endpoint, status) => counts.set(`${endpoint} ${status}`, 1);
+ */
+export type AnswerObserver = (service: string, endpoint: string | undefined, status: number) => void;
 
 /** The transport-free handler. */
 export interface Handler {
@@ -83,7 +95,9 @@ export function createHandler(options: HandlerOptions): Handler {
   const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
 
   const unjournaled = new Set(mounts.filter((m) => m.service.journaled === false).map((m) => m.service.name));
-  const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown, fault?: string): SimResponse => {
+  const observe = options.observe;
+  const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown, fault?: string, endpoint?: string): SimResponse => {
+    if (observe !== undefined && service !== undefined) observe(service, endpoint, response.status);
     if (service !== undefined && unjournaled.has(service)) return response;
     const nearest = response.headers[NEAREST_HEADER]?.split("; ");
     if (limit > 0) {
@@ -168,12 +182,15 @@ export function createHandler(options: HandlerOptions): Handler {
       const miss = service.noRoute(normalized, result.nearest, result.methodMismatch);
       return record(normalized, service.name, annotate(normalized, result.mount, result.path, miss));
     }
+    // Only when observed: the route names the endpoint it reached (a dispatching route) here.
+    const note: EndpointNote | undefined = observe === undefined ? undefined : {};
+    const endpointOf = (): string | undefined => note?.label ?? (note === undefined ? undefined : routeEndpoint(result.route, method));
     const faults = options.faults;
     const plan = faults?.active === true ? faults.plan({ service: service.name, request, route: routeLabel(result.mount, result.route, method), ...(result.route.operation === undefined ? {} : { operation: result.route.operation }) }) : undefined;
     if (plan !== undefined) {
       await plan.delay?.(request.signal);
       if (!plan.commit && (plan.answer !== undefined || plan.connection !== undefined)) {
-        return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, plan.id);
+        return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, plan.id, endpointOf());
       }
     }
     const fault = plan?.id;
@@ -185,17 +202,18 @@ export function createHandler(options: HandlerOptions): Handler {
         query: request.url.searchParams,
         mount: result.mount,
         path: result.path,
+        ...(note === undefined ? {} : { endpoint: note }),
       });
-      if (plan?.commit === true) return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault);
-      return record(normalized, service.name, annotate(normalized, result.mount, result.path, response), sim.now(), undefined, fault);
+      if (plan?.commit === true) return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
+      return record(normalized, service.name, annotate(normalized, result.mount, result.path, response), sim.now(), undefined, fault, endpointOf());
     } catch (error) {
       if (isDomainError(error)) {
         // A commit-then-fail fault whose request failed anyway: nothing was kept; the client still
         // sees the fault (as it would had the connection dropped after the failure).
-        if (plan?.commit === true) return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault);
-        return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)), sim.now(), undefined, fault);
+        if (plan?.commit === true) return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
+        return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)), sim.now(), undefined, fault, endpointOf());
       }
-      return record(normalized, service.name, bugResponse(error), sim.now(), error, fault);
+      return record(normalized, service.name, bugResponse(error), sim.now(), error, fault, endpointOf());
     }
   }
 }

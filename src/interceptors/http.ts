@@ -61,6 +61,17 @@ export interface RouteContext {
   readonly mount: ServiceMount;
   /** The path relative to the base that matched (starts with `/`). */
   readonly path: string;
+  /**
+   * Where a route that dispatches further (the secrets service's catch-all) names the endpoint it
+   * reached, as in its {@link HttpService.endpoints} (e.g. `POST /{ssh}/sign/:role`), for coverage.
+   * Absent when nothing observes.
+   */
+  readonly endpoint?: EndpointNote;
+}
+
+/** The endpoint a request reached, named by the route that answered it (for coverage). */
+export interface EndpointNote {
+  label?: string;
 }
 
 /** One row of a service's route table. */
@@ -108,6 +119,12 @@ export interface HttpService {
    * what exists now.
    */
   catalog?(sim: Simulator): readonly string[];
+  /**
+   * Every endpoint of the service as `METHOD /path` labels, the universe endpoint coverage counts
+   * against (default: the route table's rows, see `endpointsOf`). A label may start with `<base>`
+   * for a base other than `api` (`GET <archive>/object/:token`).
+   */
+  endpoints?(): readonly string[];
   /**
    * `false` keeps this service's requests out of the journal (the `/_sim/` control API: polling
    * the journal must not fill it). Default `true`.

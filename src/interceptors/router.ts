@@ -287,3 +287,25 @@ function distance(a: string, b: string): number {
   }
   return row[b.length] ?? 0;
 }
+
+/**
+ * The endpoint label of a route table row answering `method`: `METHOD /path`, with `<base>`
+ * before the path for a base other than `api`; `undefined` for catch-all rows (`*` method or a
+ * `*rest` path), which name no endpoint of their own.
+ * @example routeEndpoint({ method: "GET", path: "/runs/:run_id", handler }, "GET") // "GET /runs/:run_id"
+ */
+export function routeEndpoint(route: Route, method: string): string | undefined {
+  if (route.path.includes("*") || methodsOf(route).includes(ANY_METHOD)) return undefined;
+  const base = route.base ?? "api";
+  return `${method} ${base === "api" ? "" : `<${base}>`}${route.path}`;
+}
+
+/**
+ * A service's endpoints for coverage: its own list ({@link HttpService.endpoints}), else one label
+ * per method of each route table row that is not a catch-all (see {@link routeEndpoint}).
+ * @example endpointsOf(runsHttp) // ["GET /workspaces/:workspace_id/configuration-versions", ...]
+ */
+export function endpointsOf(service: HttpService): readonly string[] {
+  if (service.endpoints) return service.endpoints();
+  return service.routes.flatMap((route) => methodsOf(route).flatMap((method) => routeEndpoint(route, method) ?? []));
+}

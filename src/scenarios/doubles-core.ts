@@ -23,6 +23,9 @@ import { UsageError } from "../simulator/kernel/errors.js";
 import { Simulator, type SimulatorSnapshot } from "../simulator/kernel/simulator.js";
 import { FaultSet } from "./faults/fault-set.js";
 import type { FaultDefinition, FaultTarget } from "./faults/fault-definition.js";
+import { CoverageCollector } from "./coverage/collector.js";
+import type { CoverageReport } from "./coverage/report.js";
+import { flushCoverage, registerCoverage } from "./coverage/sink.js";
 import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
 
@@ -57,6 +60,11 @@ export interface DoublesCoreOptions {
    * API. Their bases' paths are kept and moved to the server's origin.
    */
   readonly serverOnly?: (doubles: DoublesCore) => ServiceMount[];
+  /**
+   * Whether to count what requests and timed moves exercise, for {@link DoublesCore.coverage}
+   * (default `true`). Counting never changes an answer; `false` skips it altogether.
+   */
+  readonly coverage?: boolean;
 }
 
 /** Options of {@link DoublesCore.intercept}. */
@@ -210,6 +218,7 @@ export class DoublesCore {
    * doubles.faults.add({ service: "secrets", answer: "sealed", times: 1 });
    */
   readonly faults: FaultSet;
+  private readonly collector: CoverageCollector | undefined;
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     checkDoublesOptions(options, plugins);
@@ -222,6 +231,10 @@ export class DoublesCore {
       services: plugins.map((p) => p.definition),
     });
     this.faults = new FaultSet(this.sim, () => this.faultTargets());
+    if (options.coverage !== false) {
+      this.collector = new CoverageCollector(this.sim, plugins);
+      registerCoverage(this.collector);
+    }
   }
 
   /** The services faults can target, with their base paths on every transport. */
@@ -237,6 +250,35 @@ export class DoublesCore {
       }
       return { key: plugin.key, http: plugin.http, basePaths };
     });
+  }
+
+  /**
+   * What the requests and timed moves so far exercised, per service, against the fake's own
+   * tables: endpoints (`METHOD /path`, with the statuses answered), states entered and
+   * transitions taken per state machine (`run`, `configuration version`), and named events
+   * (`token` and `lease` lifecycles, secrets `node state`s answered in, `health code`s answered).
+   * Every dimension has `exercised`, `total`, `reached` (counts by label) and `never` (labels).
+   * Counting starts at creation, goes on across {@link DoublesCore.reset} and {@link DoublesCore.restore},
+   * and never changes an answer. See docs/guides/see-what-your-tests-never-exercised.md.
+   * @returns a new {@link CoverageReport} (plain JSON, keys sorted).
+   * @throws {UsageError} when the doubles were created with `coverage: false`.
+   * @example
+   * const report = doubles.coverage();
+   * report.services.runs.machines.run.transitions.never; // ["applying -> errored", ...]
+   */
+  coverage(): CoverageReport {
+    if (this.collector === undefined) throw new UsageError("coverage: these doubles were created with coverage: false");
+    return this.collector.report();
+  }
+
+  /**
+   * Forgets what was counted so far (e.g. after a setup phase that should not count).
+   * @throws {UsageError} when the doubles were created with `coverage: false`.
+   * @example doubles.clearCoverage();
+   */
+  clearCoverage(): void {
+    if (this.collector === undefined) throw new UsageError("coverage: these doubles were created with coverage: false");
+    this.collector.clear();
   }
 
   /**
@@ -320,6 +362,7 @@ export class DoublesCore {
       mounts: this.plugins.map((p) => ({ service: p.http, bases: this.baseUrls()[p.key] ?? {} })),
       journal: this.journal,
       faults: this.faults,
+      ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
     });
     return this.nockHandler;
   }
@@ -363,6 +406,7 @@ export class DoublesCore {
       mounts: [...control, ...extra.map((m) => ({ ...m, bases: rebaseMount(m, base) })), ...mounts],
       journal: this.journal,
       faults: this.faults,
+      ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
     });
     return holder.handler;
   }
@@ -503,8 +547,12 @@ export class DoublesCore {
     this.closers.push(stop);
   }
 
-  /** Stops every interception and server started from this object. */
+  /**
+   * Stops every interception and server started from this object. Under the vitest coverage
+   * helper (`INFRA_DOUBLES_COVERAGE_DIR` set), also hands this object's coverage to the run's merge.
+   */
   async close(): Promise<void> {
+    if (this.collector !== undefined) flushCoverage(this.collector);
     for (const interception of this.interceptions) interception.stop();
     this.interceptions.clear();
     for (const stop of this.closers.splice(0)) stop();

@@ -9,7 +9,7 @@ import { UsageError } from "../simulator/kernel/errors.js";
 import type { ServicePlugin } from "./plugin.js";
 
 /** The top-level option keys, in the order the messages list them. */
-export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario"]);
+export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
 
 /** Levenshtein distance (small strings only). */
@@ -135,6 +135,9 @@ export function checkDoublesOptions(options: unknown, plugins: readonly ServiceP
   const { scenario } = options;
   if (scenario !== undefined && typeof scenario !== "string" && !isPlainObject(scenario)) {
     throw new UsageError(`createDoubles: option "scenario" must be a scenario document (an object) or its JSON or YAML text, not ${describe(scenario)}`);
+  }
+  if (options.coverage !== undefined && typeof options.coverage !== "boolean") {
+    throw new UsageError(`createDoubles: option "coverage" must be true or false, not ${describe(options.coverage)}`);
   }
   if (serverOnly !== undefined && typeof serverOnly !== "function") {
     throw new UsageError(`createDoubles: option "serverOnly" must be a function, not ${describe(serverOnly)}`);

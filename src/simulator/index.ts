@@ -21,8 +21,11 @@ export { IdSource, type IdState } from "./kernel/ids.js";
 export {
   accepts,
   defineMachine,
+  enterState,
   lookupTransition,
+  machineTransitions,
   reachableStates,
+  takeTransition,
   transition,
   type Machine,
   type StateSpec,
@@ -37,5 +40,7 @@ export {
   type ServiceDefinition,
   type SimulatorOptions,
   type SimulatorSnapshot,
+  type TraceUniverse,
 } from "./kernel/simulator.js";
+export type { TraceEvent, TraceListener, Tracer } from "./kernel/trace.js";
 export { isoMillis, isoSeconds, rfc3339, unixSeconds } from "./kernel/time.js";

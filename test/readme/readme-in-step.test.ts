@@ -1,14 +1,16 @@
 /**
  * Keeps the README honest: its quick start is the code of `quick-start.test.ts`, and every
- * relative link in the README and docs/conformance.md points at a file that exists.
+ * relative link in the README, docs/conformance.md and the guides (docs/guides/*.md) points at a
+ * file that exists.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const read = (path: string): string => readFileSync(join(root, path), "utf8");
+const guides = existsSync(join(root, "docs/guides")) ? readdirSync(join(root, "docs/guides")).filter((f) => f.endsWith(".md")).map((f) => `docs/guides/${f}`) : [];
 
 describe("the README", () => {
   it("shows the quick start exactly as test/readme/quick-start.test.ts runs it", () => {
@@ -20,7 +22,7 @@ describe("the README", () => {
   });
 
   it("links only to files that exist", () => {
-    for (const doc of ["README.md", "docs/conformance.md"]) {
+    for (const doc of ["README.md", "docs/conformance.md", ...guides]) {
       const text = read(doc);
       const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] ?? "").filter((l) => !/^[a-z]+:/.test(l));
       for (const link of links) expect(existsSync(join(root, dirname(doc), link)), `${doc} -> ${link}`).toBe(true);

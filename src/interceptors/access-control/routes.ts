@@ -28,7 +28,7 @@ import type { ExpandedTokenView, TokenView } from "../../simulator/access-contro
 import type { OperationContext, ReadContext } from "../../simulator/kernel/simulator.js";
 import { DomainError } from "../../simulator/kernel/errors.js";
 import { json, type Route, type RouteContext, type SimResponse } from "../http.js";
-import { ANY_METHOD, matchPath } from "../router.js";
+import { ANY_METHOD, matchPath, routeEndpoint } from "../router.js";
 import { blockingRead } from "./blocking.js";
 import { decodeBindingRuleBody, decodeCloneBody, decodeLoginBody, decodeTokenBody, type BodyOptions } from "./bodies.js";
 import { accessControlNoRoute } from "./errors.js";
@@ -303,6 +303,15 @@ const fallback: Route = {
   path: "/acl/*rest",
   handler: (ctx): SimResponse => methodNotAllowed(ctx),
 };
+
+/**
+ * The service's endpoints (spec: access-control.md "Token endpoints", "Binding-rule endpoints",
+ * login and logout): the route rows before the missing-id and fallback rows.
+ * @example ACCESS_CONTROL_ENDPOINTS.includes("PUT /acl/token/:AccessorID/clone") // true
+ */
+export const ACCESS_CONTROL_ENDPOINTS: readonly string[] = Object.freeze(
+  endpoints.flatMap((route) => (typeof route.method === "string" ? [route.method] : route.method).flatMap((method) => routeEndpoint(route, method) ?? [])),
+);
 
 /** Every route of the access-control service, in matching order. */
 export const accessControlRoutes: readonly Route[] = [...endpoints, ...missingIdRoutes, fallback];

@@ -6,7 +6,7 @@
 import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
 import type { HttpService } from "../http.js";
 import { accessControlErrorResponse, accessControlNoRoute, text } from "./errors.js";
-import { accessControlRoutes } from "./routes.js";
+import { ACCESS_CONTROL_ENDPOINTS, accessControlRoutes } from "./routes.js";
 import { ACCESS_CONTROL_FAULT_ANSWERS } from "./fault-answers.js";
 
 /**
@@ -26,6 +26,7 @@ export const accessControlHttp: HttpService = {
   errorResponse: accessControlErrorResponse,
   faultAnswers: ACCESS_CONTROL_FAULT_ANSWERS,
   noRoute: accessControlNoRoute,
+  endpoints: () => ACCESS_CONTROL_ENDPOINTS,
   bodyLimit: {
     maxBytes: ACCESS_CONTROL_MAX_REQUEST_BYTES,
     tooLarge: () => text(400, "Request decode failed: http: request body too large"),

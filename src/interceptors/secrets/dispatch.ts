@@ -15,7 +15,7 @@ import type { EngineRegistry } from "../../simulator/secrets/engines.js";
 import { SECRETS, secretsError } from "../../simulator/secrets/errors.js";
 import { findMount } from "../../simulator/secrets/mounts.js";
 import { resolveNamespace } from "../../simulator/secrets/namespaces.js";
-import { assertServing } from "../../simulator/secrets/node-state.js";
+import { assertServing, traceNodeState } from "../../simulator/secrets/node-state.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
 import { liveToken, requireCapabilities, resolveCaller } from "../../simulator/secrets/tokens.js";
 import type { CoreRoute, CoreRouteContext } from "./core-route.js";
@@ -62,8 +62,47 @@ export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService
     noRoute: () => noHandlerResponse(""),
     faultAnswers: SECRETS_FAULT_ANSWERS,
     catalog: (sim) => secretsCatalog(pipeline, sim),
+    endpoints: () => secretsEndpoints(pipeline),
     bodyLimit: SECRETS_BODY_LIMIT,
   };
+}
+
+/**
+ * The method the spec writes for each operation (coverage names endpoints as the spec does: `POST`
+ * stands for POST and PUT, `LIST` for LIST and `GET ?list=true`).
+ */
+const SPEC_METHOD: Readonly<Record<Operation, string>> = Object.freeze({
+  read: "GET",
+  list: "LIST",
+  "create-or-update": "POST",
+  delete: "DELETE",
+});
+
+/** The health endpoints' labels. */
+const HEALTH_ENDPOINTS: readonly string[] = Object.freeze(["GET /sys/health", "HEAD /sys/health"]);
+
+/** The endpoint label of a core route's operation: `POST /sys/leases/renew`. */
+function coreEndpoint(route: CoreRoute, operation: Operation): string {
+  return `${SPEC_METHOD[operation]} ${route.path}`;
+}
+
+/** The endpoint label of an engine route's operation, its mount written `{type}`: `POST /{ssh}/sign/:role`. */
+function engineEndpoint(type: string, path: string, operation: Operation): string {
+  return `${SPEC_METHOD[operation]} /{${type}}${path}`;
+}
+
+/**
+ * Every endpoint of the service, whatever is mounted now: health, each core route's operations,
+ * and each engine type's routes with the mount written `{type}` (spec: "Engine paths depend on
+ * the mount location").
+ */
+function secretsEndpoints(pipeline: SecretsPipeline): string[] {
+  const labels = [...HEALTH_ENDPOINTS];
+  for (const route of pipeline.coreRoutes) for (const operation of route.operations) labels.push(coreEndpoint(route, operation));
+  for (const [type, http] of Object.entries(pipeline.engineHttp)) {
+    for (const route of http.routes) for (const operation of route.operations) labels.push(engineEndpoint(type, route.path, operation));
+  }
+  return [...new Set(labels)];
 }
 
 /**
@@ -119,12 +158,16 @@ function decodePath(raw: string): string {
 export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteContext): SimResponse {
   const { sim, request } = route;
   const rawPath = decodePath(route.path).replace(/^\/+/, "");
-  const resolved = sim.read<SecretsState, ReturnType<typeof resolveNamespace>>(SECRETS, (ctx) =>
-    resolveNamespace(ctx.state, requestNamespace(request), rawPath),
-  );
+  const resolved = sim.read<SecretsState, ReturnType<typeof resolveNamespace>>(SECRETS, (ctx) => {
+    traceNodeState(ctx, ctx.state.node.state);
+    return resolveNamespace(ctx.state, requestNamespace(request), rawPath);
+  });
   if (resolved === undefined) return noHandlerResponse(rawPath);
   const { namespace, path } = resolved;
-  if (path.replace(/\/+$/, "") === "sys/health") return healthResponse(sim, request, namespace);
+  if (path.replace(/\/+$/, "") === "sys/health") {
+    if (route.endpoint && (request.method === "GET" || request.method === "HEAD")) route.endpoint.label = `${request.method} /sys/health`;
+    return healthResponse(sim, request, namespace);
+  }
 
   sim.read<SecretsState, void>(SECRETS, (ctx) => assertServing(ctx.state.node, `${request.method} ${path}`));
   const operation = operationOf(request);
@@ -160,6 +203,7 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
     guardUnrouted();
     throw error;
   }
+  if (route.endpoint) route.endpoint.label = engineEndpoint(mounted.mount.type, match.route.path, operation);
   return runEngineRoute(pipeline, route, match, operation, namespace, path, mounted.mount.path, body);
 }
 
@@ -237,7 +281,7 @@ function authenticate(sim: Simulator, route: RouteContext, namespace: string, op
   const token = requestToken(route.request);
   return sim.read<SecretsState, Caller | undefined>(SECRETS, (ctx) => {
     if (optional && liveToken(ctx.state, token, ctx.now) === undefined) return undefined;
-    return resolveCaller(ctx.state, token, ctx.now, namespace, operation);
+    return resolveCaller(ctx.state, token, ctx.now, namespace, operation, ctx);
   });
 }
 
@@ -265,6 +309,7 @@ function runCoreRoute(
 ): SimResponse {
   const { sim, request } = route;
   const core = match.route;
+  if (route.endpoint) route.endpoint.label = coreEndpoint(core, operation);
   const label = `${request.method} ${path}`;
   if (core.rootNamespaceOnly && namespace !== "") {
     throw secretsError("not_found", label, "unsupported path", { status: 404 });

@@ -11,7 +11,7 @@
 import { json, type SimRequest, type SimResponse } from "../http.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { SECRETS } from "../../simulator/secrets/errors.js";
-import { DEFAULT_HEALTH_CODES, healthBody, healthCode, type HealthBody, type HealthCodes, type HealthQuery } from "../../simulator/secrets/health.js";
+import { DEFAULT_HEALTH_CODES, HEALTH_CODE_SUBJECT, healthBody, healthCodeName, type HealthBody, type HealthCodes, type HealthQuery } from "../../simulator/secrets/health.js";
 import type { NodeState } from "../../simulator/secrets/node-state.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
 import { parseGoBool } from "./request.js";
@@ -58,7 +58,9 @@ export function healthResponse(sim: Simulator, request: SimRequest, namespace: s
   if (query === undefined) return head ? { status: 400, headers: {} } : json(400, { errors: [] });
   const { code, body } = sim.read<SecretsState, { code: number; body: HealthBody }>(SECRETS, (ctx) => {
     const node = as === undefined ? ctx.state.node : { ...ctx.state.node, state: as, unstable: false };
-    return { code: healthCode(node, query), body: healthBody(node, ctx.now, ctx.state.writeIndex) };
+    const name = healthCodeName(node, query);
+    ctx.trace({ kind: "event", subject: HEALTH_CODE_SUBJECT, name });
+    return { code: query.codes[name], body: healthBody(node, ctx.now, ctx.state.writeIndex) };
   });
   if (head || BODYLESS.has(code)) return { status: code, headers: { "content-type": "application/json" } };
   return json(code, body);

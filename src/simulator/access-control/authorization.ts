@@ -6,7 +6,9 @@
  *
  * Spec: access-control.md "Authentication", "Namespace selection (enterprise)".
  */
+import type { Tracer } from "../kernel/trace.js";
 import { aclError, aclNotFound, malformed } from "./errors.js";
+import { traceTokenEvent } from "./token-events.js";
 import {
   ANONYMOUS_ACCESSOR_ID,
   DEFAULT_NAMESPACE,
@@ -67,9 +69,10 @@ export function liveTokenBySecret(state: AccessControlState, secretId: string, n
  * The token a request acts as: the token whose SecretID was presented, or the anonymous token
  * when none was.
  * @throws {DomainError} `unauthenticated` (`ACL not found`) for an unknown or expired secret.
+ * @param tracer - traces `token` `used` when a presented secret resolves (the simulator context).
  * @example resolveCaller(state, ctx.now, { secret: undefined }, "list tokens") // the anonymous token
  */
-export function resolveCaller(state: AccessControlState, now: number, scope: RequestScope, operation: string): TokenRecord {
+export function resolveCaller(state: AccessControlState, now: number, scope: RequestScope, operation: string, tracer?: Tracer): TokenRecord {
   if (scope.secret === undefined || scope.secret === "") {
     const anonymous = state.tokens[ANONYMOUS_ACCESSOR_ID];
     if (anonymous) return anonymous;
@@ -77,6 +80,7 @@ export function resolveCaller(state: AccessControlState, now: number, scope: Req
   }
   const token = liveTokenBySecret(state, scope.secret, now);
   if (!token) throw aclNotFound(operation);
+  if (tracer) traceTokenEvent(tracer, "used");
   return token;
 }
 

@@ -85,7 +85,7 @@ function checkRule(state: AccessControlState, rule: BindingRuleRecord, operation
 
 function prepare(ctx: OperationContext<AccessControlState>, scope: RequestScope, bodyNamespace: string | undefined, operation: string): string {
   checkNamespaceParameter(ctx.state, scope, operation);
-  const caller = resolveCaller(ctx.state, ctx.now, scope, operation);
+  const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(ctx.state, scope, caller, bodyNamespace);
   requireAcl(ctx.state, caller, namespace, "write", operation);
   return namespace;
@@ -187,7 +187,7 @@ export function deleteBindingRule(ctx: OperationContext<AccessControlState>, sco
 export function readBindingRule(ctx: ReadContext<AccessControlState>, scope: RequestScope, id: string): BindingRuleView {
   const operation = "read binding rule";
   checkNamespaceParameter(ctx.state, scope, operation);
-  const caller = resolveCaller(ctx.state, ctx.now, scope, operation);
+  const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(ctx.state, scope, caller);
   requireAcl(ctx.state, caller, namespace, "read", operation);
   const rule = ctx.state.bindingRules[id];
@@ -210,7 +210,7 @@ export function listBindingRules(
   const operation = "list binding rules";
   const { state } = ctx;
   checkNamespaceParameter(state, scope, operation);
-  const caller = resolveCaller(state, ctx.now, scope, operation);
+  const caller = resolveCaller(state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(state, scope, caller);
   const wildcard = namespace === "*";
   if (!wildcard) requireAcl(state, caller, namespace, "read", operation);

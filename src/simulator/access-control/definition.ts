@@ -23,6 +23,7 @@ import {
   type TokenRecord,
 } from "./state.js";
 import { TOKEN_EXPIRE_MOVE, expireToken, tokenHash } from "./tokens.js";
+import { ACL_TOKEN_EVENTS, ACL_TOKEN_SUBJECT } from "./token-events.js";
 
 function seededUuid(ids: IdSource): string {
   for (;;) {
@@ -109,5 +110,6 @@ export function accessControlDefinition(settings: Partial<AccessControlSettings>
     moves: {
       [TOKEN_EXPIRE_MOVE]: (ctx, payload) => expireToken(ctx, String(payload)),
     },
+    traced: { events: { [ACL_TOKEN_SUBJECT]: ACL_TOKEN_EVENTS } },
   };
 }

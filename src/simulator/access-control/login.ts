@@ -7,6 +7,7 @@
  *
  * Spec: access-control.md "Binding rule" (BindType effects); FIDELITY.md "Access control" (login).
  */
+import { traceTokenEvent } from "./token-events.js";
 import { Buffer } from "node:buffer";
 import { isDomainError } from "../kernel/errors.js";
 import type { OperationContext } from "../kernel/simulator.js";
@@ -134,6 +135,7 @@ export function login(ctx: OperationContext<AccessControlState>, scope: RequestS
     method.namespace,
     { create: true, fromLogin: true, operation, authMethodNamespace: method.namespace },
   );
+  traceTokenEvent(ctx, "logged-in");
   return tokenView(state, record, true);
 }
 
@@ -154,5 +156,6 @@ export function logout(ctx: OperationContext<AccessControlState>, scope: Request
     throw aclError("forbidden", operation, "Permission denied: token wasn't created via login", { resource: token.accessorId });
   }
   removeToken(ctx, token);
+  traceTokenEvent(ctx, "logged-out");
   return true;
 }

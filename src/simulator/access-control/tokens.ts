@@ -5,6 +5,7 @@
  * Spec: access-control.md "Token endpoints", "Update rules", "Create rules", "Limits",
  * "Authentication"; FIDELITY.md "Access control" (wording of each refusal).
  */
+import { traceTokenEvent } from "./token-events.js";
 import { formatGoDuration } from "../kernel/duration.js";
 import type { OperationContext, ReadContext } from "../kernel/simulator.js";
 import {
@@ -269,10 +270,11 @@ export function removeToken(ctx: Ctx, token: TokenRecord): void {
 export function createToken(ctx: Ctx, scope: RequestScope, input: TokenInput): TokenView {
   const operation = "create token";
   checkNamespaceParameter(ctx.state, scope, operation);
-  const caller = resolveCaller(ctx.state, ctx.now, scope, operation);
+  const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(ctx.state, scope, caller, input.namespace);
   requireAcl(ctx.state, caller, namespace, "write", operation);
   const record = setToken(ctx, input, namespace, { create: true, fromLogin: false, operation });
+  traceTokenEvent(ctx, "created");
   return tokenView(ctx.state, record, true);
 }
 
@@ -289,10 +291,11 @@ export function createToken(ctx: Ctx, scope: RequestScope, input: TokenInput): T
 export function updateToken(ctx: Ctx, scope: RequestScope, accessorId: string, input: TokenInput): TokenView {
   const operation = "update token";
   checkNamespaceParameter(ctx.state, scope, operation);
-  const caller = resolveCaller(ctx.state, ctx.now, scope, operation);
+  const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(ctx.state, scope, caller, input.namespace);
   requireAcl(ctx.state, caller, namespace, "write", operation);
   const record = setToken(ctx, { ...input, accessorId }, namespace, { create: false, fromLogin: false, operation });
+  traceTokenEvent(ctx, "updated");
   return tokenView(ctx.state, record, true);
 }
 
@@ -312,7 +315,7 @@ export function cloneToken(
 ): TokenView {
   const operation = "clone token";
   checkNamespaceParameter(ctx.state, scope, operation);
-  const caller = resolveCaller(ctx.state, ctx.now, scope, operation);
+  const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(ctx.state, scope, caller, input.namespace);
   requireAcl(ctx.state, caller, namespace, "write", operation);
   const source = liveTokenByAccessor(ctx.state, accessorId, ctx.now);
@@ -334,6 +337,7 @@ export function cloneToken(
     namespace,
     { create: true, fromLogin: false, operation },
   );
+  traceTokenEvent(ctx, "cloned");
   return tokenView(ctx.state, record, true);
 }
 
@@ -348,7 +352,7 @@ export function cloneToken(
 export function deleteToken(ctx: Ctx, scope: RequestScope, accessorId: string): true {
   const operation = "delete token";
   checkNamespaceParameter(ctx.state, scope, operation);
-  const caller = resolveCaller(ctx.state, ctx.now, scope, operation);
+  const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(ctx.state, scope, caller);
   requireAcl(ctx.state, caller, namespace, "write", operation);
   if (!isUuid(accessorId)) throw invalid(operation, "Accessor ID is missing or an invalid UUID");
@@ -359,6 +363,7 @@ export function deleteToken(ctx: Ctx, scope: RequestScope, accessorId: string): 
     throw invalid(operation, "Deletion of the request's authorization token is not permitted", accessorId);
   }
   removeToken(ctx, token);
+  traceTokenEvent(ctx, "deleted");
   return true;
 }
 
@@ -378,7 +383,7 @@ export function readToken(
 ): TokenView | ExpandedTokenView {
   const operation = "read token";
   checkNamespaceParameter(ctx.state, scope, operation);
-  const caller = resolveCaller(ctx.state, ctx.now, scope, operation);
+  const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(ctx.state, scope, caller);
   requireAcl(ctx.state, caller, namespace, "read", operation);
   const token = liveTokenByAccessor(ctx.state, accessorId, ctx.now);
@@ -400,6 +405,7 @@ export function readSelf(ctx: ReadContext<AccessControlState>, scope: RequestSco
   // The real service reads no namespace hints here (no `ns` or header check): the secret decides.
   const token = scope.secret ? liveTokenBySecret(ctx.state, scope.secret, ctx.now) : undefined;
   if (!token) throw aclNotFound(operation);
+  traceTokenEvent(ctx, "used");
   return tokenView(ctx.state, token, true);
 }
 
@@ -418,7 +424,7 @@ export function listTokens(ctx: ReadContext<AccessControlState>, scope: RequestS
   if (!state.settings.namespaces && filters.authMethodNamespace !== undefined && filters.authMethodNamespace !== "") {
     throw malformed(operation, 'Invalid query parameter: "authmethod-ns" - Namespaces are an enterprise feature');
   }
-  const caller = resolveCaller(state, ctx.now, scope, operation);
+  const caller = resolveCaller(state, ctx.now, scope, operation, ctx);
   const namespace = selectNamespace(state, scope, caller);
   const wildcard = namespace === "*";
   if (!wildcard) requireAcl(state, caller, namespace, "read", operation);
@@ -463,4 +469,5 @@ export function expireToken(ctx: Ctx, accessorId: string): void {
   delete ctx.state.tokens[accessorId];
   if (ctx.state.secrets[token.secretId] === accessorId) delete ctx.state.secrets[token.secretId];
   nextIndex(ctx.state);
+  traceTokenEvent(ctx, "expired");
 }

@@ -4,6 +4,7 @@
  * `conflict` error naming the state and the event. Property tests run on the tables themselves.
  */
 import { DomainError } from "./errors.js";
+import type { Tracer } from "./trace.js";
 
 /** One accepted event: where it leads. */
 export interface TransitionSpec<State extends string> {
@@ -87,6 +88,51 @@ export function transition<State extends string, Event extends string>(
     });
   }
   return target;
+}
+
+/**
+ * {@link transition}, traced: the row taken is recorded on `ctx`'s trace (coverage counts it only
+ * if the operation commits).
+ * @throws {DomainError} as {@link transition}.
+ * @example version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload", { resource: version.id });
+ */
+export function takeTransition<State extends string, Event extends string>(
+  ctx: Tracer,
+  machine: Machine<State, Event>,
+  state: State,
+  event: Event,
+  details: { resource?: string; operation?: string; message?: string } = {},
+): State {
+  const target = transition(machine, state, event, details);
+  ctx.trace({ kind: "transition", machine: machine.name, from: state, event, to: target });
+  return target;
+}
+
+/**
+ * Traces that a resource of `machine` was created in `state` (its first state), and returns it.
+ * @example status: enterState(ctx, runMachine, "pending")
+ */
+export function enterState<State extends string, Event extends string>(ctx: Tracer, machine: Machine<State, Event>, state: State): State {
+  ctx.trace({ kind: "state", machine: machine.name, state });
+  return state;
+}
+
+/**
+ * Every transition of the table as `{ from, event, to }`, in table order.
+ * @example machineTransitions(door) // [{ from: "shut", event: "open", to: "open" }]
+ */
+export function machineTransitions<State extends string, Event extends string>(
+  machine: Machine<State, Event>,
+): { from: State; event: Event; to: State }[] {
+  const out: { from: State; event: Event; to: State }[] = [];
+  for (const from of Object.keys(machine.states) as State[]) {
+    const on = (machine.states[from].on ?? {}) as Partial<Record<Event, TransitionSpec<State>>>;
+    for (const event of Object.keys(on) as Event[]) {
+      const spec = on[event];
+      if (spec) out.push({ from, event, to: spec.target });
+    }
+  }
+  return out;
 }
 
 /**

@@ -13,9 +13,23 @@ import { UsageError } from "./errors.js";
 import { IdSource, type IdState } from "./ids.js";
 import { Journal } from "./journal.js";
 import { Schedule, type MovePayload, type ScheduledMove, type SchedulerState } from "./scheduler.js";
+import type { Machine } from "./machine.js";
+import type { TraceEvent, TraceListener, Tracer } from "./trace.js";
+
+/**
+ * What a service can trace, as data: the machines whose states and transitions it takes, and per
+ * subject the names of its events. Coverage counts against these (never against a hand-kept list).
+ */
+export interface TraceUniverse {
+  // Machines of different state and event types.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly machines?: readonly Machine<any, any>[];
+  /** Per subject, every event name it may trace, e.g. `{ token: ["created", "used", ...] }`. */
+  readonly events?: Readonly<Record<string, readonly string[]>>;
+}
 
 /** What a read-only operation sees. */
-export interface ReadContext<S> {
+export interface ReadContext<S> extends Tracer {
   /** Simulator time, ms since the epoch (never goes backwards). */
   readonly now: number;
   readonly state: Readonly<S>;
@@ -52,6 +66,8 @@ export interface ServiceDefinition<S> {
   readonly name: string;
   initialState(ctx: { readonly now: number; readonly ids: IdSource }): S;
   readonly moves?: Readonly<Record<string, MoveHandler<S>>>;
+  /** What the service traces (its machines, its named events): the universe coverage counts against. */
+  readonly traced?: TraceUniverse;
 }
 
 /** The whole simulator state, as returned by {@link Simulator.snapshot}. Opaque; plain data. */
@@ -114,6 +130,9 @@ export class Simulator {
   private readonly moveContexts = new Map<string, unknown>();
   private readonly journal = new Journal();
   private readonly changeListeners = new Set<() => void>();
+  private readonly traceListeners = new Set<TraceListener>();
+  /** Events traced inside the open transaction(s), delivered when the outermost one commits. */
+  private traceBuffer: [string, TraceEvent][] = [];
   private readonly initial: SimulatorSnapshot;
 
   constructor(options: SimulatorOptions) {
@@ -267,6 +286,35 @@ export class Simulator {
     return () => this.changeListeners.delete(listener);
   }
 
+  /**
+   * Calls `listener` with every traced event (states entered, transitions taken, named events) of
+   * every service; an event traced by an operation that fails is never delivered. Returns the
+   * unsubscribe function. Listeners observe: they must not change the simulator.
+   * @example const stop = sim.onTrace((service, event) => console.log(service, event.kind));
+   */
+  onTrace(listener: TraceListener): () => void {
+    this.traceListeners.add(listener);
+    return () => this.traceListeners.delete(listener);
+  }
+
+  /** What `service` traces, from its definition (empty when it declares nothing). */
+  tracedBy(service: string): TraceUniverse {
+    return this.definitions.get(service)?.traced ?? {};
+  }
+
+  private emitTrace(service: string, event: TraceEvent): void {
+    if (this.traceListeners.size === 0) return;
+    if (this.journal.active) this.traceBuffer.push([service, event]);
+    else for (const listener of this.traceListeners) listener(service, event);
+  }
+
+  private flushTrace(): void {
+    if (this.journal.active || this.traceBuffer.length === 0) return;
+    const buffered = this.traceBuffer;
+    this.traceBuffer = [];
+    for (const [service, event] of buffered) for (const listener of this.traceListeners) listener(service, event);
+  }
+
   /** A deep copy of the whole state: services, schedule, id source, stored bytes. */
   snapshot(): SimulatorSnapshot {
     return structuredClone({
@@ -311,6 +359,7 @@ export class Simulator {
     if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
     const undo: Undo = { added: [], cancelled: [], addedBlobs: [], droppedBlobs: new Map() };
     const mark = this.journal.begin();
+    const traceMark = this.traceBuffer.length;
     const savedIds = this.ids.save();
     const savedBlobSeq = this.blobSeq;
     const savedNextMove = this.schedule.nextId;
@@ -322,6 +371,7 @@ export class Simulator {
       result = this.journal.unwrap(operation(ctx));
     } catch (error) {
       this.journal.rollback(mark);
+      this.traceBuffer.length = traceMark;
       this.ids.load(savedIds);
       this.blobSeq = savedBlobSeq;
       for (const id of undo.added) this.schedule.cancel(id);
@@ -333,6 +383,7 @@ export class Simulator {
       throw error;
     }
     this.journal.commit();
+    this.flushTrace();
     this.changed();
     return result;
   }
@@ -345,6 +396,7 @@ export class Simulator {
       state: this.states.get(service) as S,
       scheduled: () => this.schedule.sorted(service),
       blob: (key) => this.blobs.get(key),
+      trace: (event) => this.emitTrace(service, event),
     };
   }
 

@@ -6,7 +6,7 @@
  * ingress attributes.
  */
 import { UsageError } from "../kernel/errors.js";
-import { transition } from "../kernel/machine.js";
+import { enterState, takeTransition } from "../kernel/machine.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext, ReadContext } from "../kernel/simulator.js";
 import { can, requireCapability, type Caller } from "./access.js";
@@ -94,7 +94,7 @@ export function createConfigurationVersion(
     workspaceId,
     source: "svc-api",
     vcs: false,
-    status: "pending",
+    status: enterState(ctx, configurationVersionMachine, "pending"),
     statusTimestamps: {},
     autoQueueRuns: input.autoQueueRuns ?? true,
     speculative: input.speculative ?? false,
@@ -142,14 +142,14 @@ export function uploadArchive(ctx: Ctx, token: string, bytes: Uint8Array): Uploa
   version.uploadToken = null;
   const outcome = takeUploadOutcome(ctx.state, workspace);
   if (outcome === "errors") {
-    version.status = transition(configurationVersionMachine, version.status, "upload-error", { resource: version.id });
+    version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload-error", { resource: version.id });
     version.statusTimestamps.errored = ctx.now;
     version.error = "unprocessable_archive";
     version.errorMessage = "The configuration archive could not be extracted.";
     return { configurationVersion: version, run: undefined };
   }
   version.blobKey = ctx.putBlob(bytes);
-  version.status = transition(configurationVersionMachine, version.status, "upload", { resource: version.id });
+  version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload", { resource: version.id });
   version.statusTimestamps.uploaded = ctx.now;
   const run = version.autoQueueRuns ? autoQueue(ctx, version, workspace, "Triggered via API") : undefined;
   return { configurationVersion: version, run };
@@ -239,7 +239,7 @@ export function pushCommit(ctx: Ctx, input: CommitInput): ConfigurationVersion {
     workspaceId: workspace.id,
     source: repo.provider,
     vcs: true,
-    status: "fetching",
+    status: enterState(ctx, configurationVersionMachine, "fetching"),
     statusTimestamps: { fetching: ctx.now },
     autoQueueRuns: true,
     speculative: pr !== null,
@@ -305,13 +305,13 @@ export function completeFetch(ctx: Ctx, configurationVersionId: string): Configu
   if (version.pendingMove !== null) ctx.cancel(version.pendingMove);
   version.pendingMove = null;
   if (version.fetchOutcome === "errors") {
-    version.status = transition(configurationVersionMachine, version.status, "fetch-error", { resource: version.id });
+    version.status = takeTransition(ctx, configurationVersionMachine, version.status, "fetch-error", { resource: version.id });
     version.statusTimestamps.errored = ctx.now;
     version.error = "vcs_fetch_failed";
     version.errorMessage = "The configuration could not be fetched from the VCS repository.";
     return version;
   }
-  version.status = transition(configurationVersionMachine, version.status, "fetch-done", { resource: version.id });
+  version.status = takeTransition(ctx, configurationVersionMachine, version.status, "fetch-done", { resource: version.id });
   version.statusTimestamps.uploaded = ctx.now;
   const ingress = version.ingressAttributesId === null ? undefined : ctx.state.ingressAttributes[version.ingressAttributesId];
   autoQueue(ctx, version, workspace, ingress?.commitMessage ?? "Triggered via VCS");
@@ -361,7 +361,7 @@ export function archiveConfigurationVersion(ctx: Ctx, caller: Caller, id: string
   }
   const busy = (indexes(ctx.state).runsByConfigurationVersion[id] ?? []).map((runId) => ctx.state.runs[runId]).find((r) => r !== undefined && !isFinalRunStatus(r.status));
   if (busy) throw conflict(operation, id, version.status, `Configuration version is in use by ${busy.id} ("${busy.status}"); archive not allowed`);
-  version.status = transition(configurationVersionMachine, version.status, "archive", { resource: id });
+  version.status = takeTransition(ctx, configurationVersionMachine, version.status, "archive", { resource: id });
   version.statusTimestamps.archived = ctx.now;
   if (version.blobKey !== null) ctx.dropBlob(version.blobKey);
   version.blobKey = null;

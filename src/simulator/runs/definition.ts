@@ -9,6 +9,8 @@ import { emptyIndexes } from "./indexes.js";
 import { DEFAULT_OUTCOME } from "./outcomes.js";
 import { RUN_STEP_MOVE, runStepMove } from "./progression.js";
 import { RUNS } from "./errors.js";
+import { configurationVersionMachine } from "./configuration-version-machine.js";
+import { runMachine } from "./run-machine.js";
 import type { EngineVersion, RunsState } from "./state.js";
 
 /**
@@ -92,4 +94,5 @@ export const runsDefinition: ServiceDefinition<RunsState> = {
     [RUN_STEP_MOVE]: runStepMove,
     [VCS_FETCH_MOVE]: vcsFetchMove,
   },
+  traced: { machines: [runMachine, configurationVersionMachine] },
 };

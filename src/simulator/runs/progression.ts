@@ -9,7 +9,7 @@
  * the workspace (a confirmed saved plan waits for it before applying).
  */
 import { UsageError } from "../kernel/errors.js";
-import { transition } from "../kernel/machine.js";
+import { takeTransition } from "../kernel/machine.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import type { PhaseName } from "./outcomes.js";
@@ -262,7 +262,7 @@ export function step(ctx: Ctx, runId: string): RunStatus {
  */
 export function take(ctx: Ctx, run: Run, event: RunEvent): void {
   const from = run.status;
-  const to = transition(runMachine, from, event, { resource: run.id });
+  const to = takeTransition(ctx, runMachine, from, event, { resource: run.id });
   run.status = to;
   run.statusTimestamps[to] = ctx.now;
   enter(ctx, run, from, to);
@@ -467,7 +467,7 @@ function finished(ctx: Ctx, run: Run): void {
       return r !== undefined && !isFinalRunStatus(r.status);
     });
     if (!busy) {
-      version.status = transition(configurationVersionMachine, version.status, "auto-archive", { resource: version.id });
+      version.status = takeTransition(ctx, configurationVersionMachine, version.status, "auto-archive", { resource: version.id });
       version.statusTimestamps.archived = ctx.now;
     }
   }

@@ -3,13 +3,14 @@
  * visibility rule, the list with its filters and searches, and what a run offers a caller now
  * (`actions` and `permissions`).
  */
+import { enterState } from "../kernel/machine.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import { can, requireCapability, type Caller } from "./access.js";
 import { invalidAttribute, notFound } from "./errors.js";
 import { indexes } from "./indexes.js";
 import { mergeOutcome } from "./outcomes.js";
 import { dispatch, isDiscardable, isPaused, needsWorkspace, reschedule } from "./progression.js";
-import { RUNNING_STATES } from "./run-machine.js";
+import { RUNNING_STATES, runMachine } from "./run-machine.js";
 import {
   nextSeq,
   type ConfigurationVersion,
@@ -214,7 +215,7 @@ export function queueRun(ctx: Ctx, input: QueueRunInput): Run {
     configurationVersionId: version.id,
     createdBy: input.createdBy,
     createdAt: ctx.now,
-    status: "pending",
+    status: enterState(ctx, runMachine, "pending"),
     statusTimestamps: { pending: ctx.now },
     hasChanges: false,
     autoApply: input.autoApply ?? workspace.autoApply,

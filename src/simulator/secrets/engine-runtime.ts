@@ -12,6 +12,7 @@ import type { EngineRegistry } from "./engines.js";
 import { missing } from "./errors.js";
 import { addLease, dropLease, toLease } from "./leases.js";
 import type { MountRecord, SecretsState } from "./state.js";
+import { traceLease } from "./lifecycle-events.js";
 
 /** The simulator move that runs an engine's own timed move. */
 export const ENGINE_MOVE = "engine.move";
@@ -77,10 +78,12 @@ export function engineReadContext<M>(ctx: ReadContext<SecretsState>, mountPath: 
 /**
  * Ends a lease now: removes it, cancels its expiry and lets the owning engine drop what dies with
  * it (when the mount still exists). Returns whether the lease existed.
+ * @param end - how it ends, for the trace: `revoked` (default) or `expired` (the expiry move).
  */
-export function endLease(ctx: OperationContext<SecretsState>, engines: EngineRegistry, leaseId: string): boolean {
+export function endLease(ctx: OperationContext<SecretsState>, engines: EngineRegistry, leaseId: string, end: "revoked" | "expired" = "revoked"): boolean {
   const record = dropLease(ctx, leaseId);
   if (record === undefined) return false;
+  traceLease(ctx, end);
   const mount = ctx.state.mounts[record.mount];
   if (mount === undefined || mount.uuid !== record.mountUuid) return true;
   const engine = engines[mount.type];

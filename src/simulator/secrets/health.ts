@@ -40,22 +40,42 @@ export interface HealthQuery {
   readonly codes: HealthCodes;
 }
 
+/** The name of one of the health codes (a query parameter): `activecode`, `sealedcode`, ... */
+export type HealthCodeName = keyof HealthCodes;
+
 /**
- * The status code for `node` under `query`.
+ * Every health code name, in the spec's parameter-table order (the universe coverage counts the
+ * codes answered against).
+ * @example HEALTH_CODE_NAMES[0] // "activecode"
+ */
+export const HEALTH_CODE_NAMES: readonly HealthCodeName[] = Object.freeze(Object.keys(DEFAULT_HEALTH_CODES) as HealthCodeName[]);
+
+/** The trace subject of health codes (coverage: which of the codes the health endpoint answered). */
+export const HEALTH_CODE_SUBJECT = "health code";
+
+/**
+ * Which of the codes answers for `node` under `query`, by the real service's precedence.
+ * @example healthCodeName(sealedNode, query) // "sealedcode"
+ */
+export function healthCodeName(node: NodeStatus, query: Omit<HealthQuery, "codes">): HealthCodeName {
+  const flags = NODE_FLAGS[node.state];
+  if (!flags.initialized) return "uninitcode";
+  if (flags.sealed) return "sealedcode";
+  if (node.unstable && (flags.drSecondary || flags.performanceStandby)) {
+    return query.standbyok ? "activecode" : "standbycode";
+  }
+  if (flags.drSecondary) return "drsecondarycode";
+  if (flags.performanceStandby) return query.perfstandbyok ? "activecode" : "performancestandbycode";
+  if (flags.standby) return query.standbyok ? "activecode" : "standbycode";
+  return "activecode";
+}
+
+/**
+ * The status code for `node` under `query`: the value of {@link healthCodeName}'s code.
  * @example healthCode(node, { standbyok: true, perfstandbyok: false, codes: DEFAULT_HEALTH_CODES })
  */
 export function healthCode(node: NodeStatus, query: HealthQuery): number {
-  const flags = NODE_FLAGS[node.state];
-  const { codes } = query;
-  if (!flags.initialized) return codes.uninitcode;
-  if (flags.sealed) return codes.sealedcode;
-  if (node.unstable && (flags.drSecondary || flags.performanceStandby)) {
-    return query.standbyok ? codes.activecode : codes.standbycode;
-  }
-  if (flags.drSecondary) return codes.drsecondarycode;
-  if (flags.performanceStandby) return query.perfstandbyok ? codes.activecode : codes.performancestandbycode;
-  if (flags.standby) return query.standbyok ? codes.activecode : codes.standbycode;
-  return codes.activecode;
+  return query.codes[healthCodeName(node, query)];
 }
 
 /** The GET body of the health endpoint (wire field names). */

@@ -9,6 +9,7 @@ import type { OperationContext } from "../kernel/simulator.js";
 import type { Lease } from "./engine.js";
 import { badRequest } from "./errors.js";
 import type { LeaseRecord, MountRecord, SecretsState } from "./state.js";
+import { traceLease } from "./lifecycle-events.js";
 
 /** The simulator move that ends a lease. */
 export const LEASE_EXPIRE_MOVE = "lease.expire";
@@ -62,6 +63,7 @@ export function addLease(ctx: OperationContext<SecretsState>, mount: MountRecord
     moveId: ctx.schedule(expiresAt, LEASE_EXPIRE_MOVE, id),
   };
   ctx.state.leases[id] = record;
+  traceLease(ctx, "issued");
   return record;
 }
 
@@ -115,5 +117,6 @@ export function renewLease(ctx: OperationContext<SecretsState>, leaseId: string,
   record.lastRenewal = ctx.now;
   ctx.cancel(record.moveId);
   record.moveId = ctx.schedule(record.expiresAt, LEASE_EXPIRE_MOVE, record.id);
+  traceLease(ctx, "renewed");
   return record;
 }

@@ -5,6 +5,7 @@
  * shown in the spec: scenarios and the control API set the state directly.
  */
 import { UsageError } from "../kernel/errors.js";
+import type { Tracer } from "../kernel/trace.js";
 import { secretsError } from "./errors.js";
 
 /**
@@ -38,6 +39,17 @@ export const NODE_STATES: readonly NodeState[] = Object.freeze([
   "not-initialized",
   "sealed",
 ]);
+
+/** The trace subject of node states (coverage: the node states requests were answered in). */
+export const NODE_STATE_SUBJECT = "node state";
+
+/**
+ * Traces that a request was answered with the node in `state`.
+ * @example traceNodeState(ctx, ctx.state.node.state)
+ */
+export function traceNodeState(ctx: Tracer, state: NodeState): void {
+  ctx.trace({ kind: "event", subject: NODE_STATE_SUBJECT, name: state });
+}
 
 /** The license block of an enterprise node's health answer. */
 export interface NodeLicense {

@@ -10,8 +10,10 @@ import type { OperationContext, ServiceDefinition } from "../kernel/simulator.js
 import { ENGINE_MOVE, endLease, runEngineMove } from "./engine-runtime.js";
 import { SECRETS_ENGINES, defaultMountsOf, type DefaultMount, type EngineRegistry } from "./engines.js";
 import { SECRETS } from "./errors.js";
-import { defaultLicense } from "./health.js";
+import { HEALTH_CODE_NAMES, HEALTH_CODE_SUBJECT, defaultLicense } from "./health.js";
 import { LEASE_EXPIRE_MOVE } from "./leases.js";
+import { LEASE_EVENTS, SECRETS_TOKEN_EVENTS } from "./lifecycle-events.js";
+import { NODE_STATES, NODE_STATE_SUBJECT } from "./node-state.js";
 import type { MountRecord, SecretsState } from "./state.js";
 import { newTokenSecret } from "./tokens.js";
 
@@ -31,6 +33,19 @@ export interface SecretsDefinitionOptions {
  * @example doubles.secrets.setNodeState("active", { version: DEFAULT_VERSION })
  */
 export const DEFAULT_VERSION = "1.15.6+ent";
+
+/**
+ * What the secrets service traces: the node states requests were answered in, the health codes
+ * answered, token and lease lifecycle events (spec "States and transitions": transitions not shown).
+ */
+const SECRETS_TRACED = Object.freeze({
+  events: Object.freeze({
+    [NODE_STATE_SUBJECT]: NODE_STATES,
+    [HEALTH_CODE_SUBJECT]: HEALTH_CODE_NAMES,
+    token: SECRETS_TOKEN_EVENTS,
+    lease: LEASE_EVENTS,
+  }),
+});
 
 /**
  * Builds the service definition.
@@ -86,10 +101,11 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
     },
     moves: {
       [LEASE_EXPIRE_MOVE]: (ctx: OperationContext<SecretsState>, payload) => {
-        endLease(ctx, engines, String(payload));
+        endLease(ctx, engines, String(payload), "expired");
       },
       [ENGINE_MOVE]: (ctx: OperationContext<SecretsState>, payload) => runEngineMove(ctx, engines, payload),
     },
+    traced: SECRETS_TRACED,
   };
 }
 

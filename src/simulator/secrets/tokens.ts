@@ -11,6 +11,8 @@ import type { Capability, Caller } from "./engine.js";
 import { permissionDenied } from "./errors.js";
 import { DEFAULT_POLICY, capabilitiesOn, type Policy } from "./policies.js";
 import type { SecretsState, TokenRecord } from "./state.js";
+import type { Tracer } from "../kernel/trace.js";
+import { traceSecretsToken } from "./lifecycle-events.js";
 
 /** What a token fixture may set. */
 export interface TokenInput {
@@ -84,10 +86,15 @@ export function policiesOf(state: SecretsState, token: TokenRecord): Policy[] {
  * Resolves the caller of a request in namespace `namespace` (path form `ns1/`), or throws 403
  * `permission denied` for a missing, unknown or expired token, or one from another namespace
  * branch. The caller's `capabilities(path)` takes paths relative to the request's namespace.
+ * @param tracer - traces `token` `used`, or `expired` for a known token past its TTL.
  */
-export function resolveCaller(state: SecretsState, secret: string | undefined, now: number, namespace: string, operation: string): Caller {
+export function resolveCaller(state: SecretsState, secret: string | undefined, now: number, namespace: string, operation: string, tracer?: Tracer): Caller {
   const token = liveToken(state, secret, now);
-  if (token === undefined) throw permissionDenied(operation);
+  if (token === undefined) {
+    if (tracer && secret !== undefined && secret !== "" && Object.hasOwn(state.tokens, secret)) traceSecretsToken(tracer, "expired");
+    throw permissionDenied(operation);
+  }
+  if (tracer) traceSecretsToken(tracer, "used");
   if (!namespace.startsWith(token.namespace)) throw permissionDenied(operation);
   const policies = policiesOf(state, token);
   const isRoot = token.policies.includes("root");
