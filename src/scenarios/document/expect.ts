@@ -72,6 +72,11 @@ function root(target: ScenarioTarget, resolve: NameResolver, segments: readonly 
   const [service, collection, key] = segments;
   const name = String(key);
   switch (service) {
+    case "faults": {
+      const list = target.faults.list();
+      if (collection === undefined) return [list, 1];
+      return [list.find((f) => f.id === String(collection)) ?? null, 2];
+    }
     case "clock": {
       const now = target.sim.now();
       return [{ now: isoMillis(now), epochMs: now }, 1];
@@ -120,7 +125,7 @@ function root(target: ScenarioTarget, resolve: NameResolver, segments: readonly 
     {
       path: pointer(where),
       expected:
-        "a path from clock, runs.workspaces.<workspace>, runs.runs.<run>, accessControl.(tokens|access|policies|roles).<name>, accessControl.bindingRules, accessControl.settings, secrets.nodeState, secrets.mounts, secrets.leases, secrets.tokens.<name>, secrets.ssh.<mount>.(roles.<role>|caPublicKey)",
+        "a path from clock, runs.workspaces.<workspace>, runs.runs.<run>, accessControl.(tokens|access|policies|roles).<name>, accessControl.bindingRules, accessControl.settings, secrets.nodeState, secrets.mounts, secrets.leases, secrets.tokens.<name>, secrets.ssh.<mount>.(roles.<role>|caPublicKey), faults, faults.<id>",
     },
   ]);
 }

@@ -13,9 +13,11 @@ import type { RunsScenario } from "../runs/runs-scenario.js";
 import { cloudScenario } from "../secrets/cloud/cloud-scenario.js";
 import type { SecretsScenario } from "../secrets/secrets-scenario.js";
 import { sshScenario } from "../secrets/ssh/ssh-scenario.js";
+import type { FaultDefinition } from "../faults/fault-definition.js";
+import type { FaultSet } from "../faults/fault-set.js";
 import { pointer, ScenarioDocumentError } from "./errors.js";
 import { playTimeline, type PlayOptions, type ScenarioTranscript } from "./timeline.js";
-import type { ScenarioDocument, SecretsNodeStateFixture } from "./types.js";
+import type { ScenarioDocument, ScenarioFault, SecretsNodeStateFixture } from "./types.js";
 import { validateScenario } from "./validate.js";
 
 /** What a scenario loads into: `Doubles` (the three services' controls, the simulator). */
@@ -24,6 +26,7 @@ export interface ScenarioTarget {
   readonly runs: RunsScenario;
   readonly accessControl: AccessControlScenario;
   readonly secrets: SecretsScenario;
+  readonly faults: FaultSet;
 }
 
 /**
@@ -334,9 +337,23 @@ function loadSecrets(target: ScenarioTarget, doc: ScenarioDocument, resolve: Nam
 }
 
 /**
+ * Adds a fault; the fault set's refusal (a `TypeError` naming the field) becomes a
+ * {@link ScenarioDocumentError} at `path`.
+ * @returns the fault's id.
+ */
+export function addFault(target: ScenarioTarget, fault: ScenarioFault, path: readonly (string | number)[]): string {
+  try {
+    return target.faults.add(fault as FaultDefinition).id;
+  } catch (error) {
+    if (error instanceof TypeError) throw new ScenarioDocumentError("fixture", [{ path: pointer(path), expected: error.message.replace(/^infra-doubles: /, "") }]);
+    throw error;
+  }
+}
+
+/**
  * Loads `document` into `target`: validates it against the schema, then makes the fixtures of
  * each service (runs, access control, secrets, in that order; within a service in the order the
- * types list them). Nothing is kept when it fails.
+ * types list them), then its faults. Nothing is kept when it fails.
  * @returns the names the document's fixtures resolved to, and its timeline ready to play.
  * @throws {ScenarioDocumentError} for a document that does not fit the schema (`schema`), names
  *   something unknown (`reference`), or a fixture the service refuses (`fixture`), with the JSON
@@ -350,11 +367,14 @@ export function loadScenario(target: ScenarioTarget, document: unknown): LoadedS
   const names = emptyNames(target);
   const resolve = new NameResolver(target, names);
   const before = target.sim.snapshot();
+  const faults: string[] = [];
   try {
     loadRuns(target, doc, resolve);
     loadAccessControl(target, doc, resolve);
     loadSecrets(target, doc, resolve);
+    for (const [i, fault] of (doc.faults ?? []).entries()) faults.push(addFault(target, fault, ["faults", i]));
   } catch (error) {
+    for (const id of faults) target.faults.remove(id);
     target.sim.restore(before);
     throw error;
   }

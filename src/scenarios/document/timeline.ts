@@ -10,7 +10,7 @@ import { SECRETS } from "../../simulator/secrets/errors.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
 import { pointer, ScenarioDocumentError } from "./errors.js";
 import { checkExpectation } from "./expect.js";
-import { applyNodeState, at, type NameResolver, type ScenarioNames, type ScenarioTarget } from "./load.js";
+import { addFault, applyNodeState, at, type NameResolver, type ScenarioNames, type ScenarioTarget } from "./load.js";
 import type { ScenarioDocument, TimelineStep } from "./types.js";
 
 /** Options of `loaded.play()`. */
@@ -44,7 +44,7 @@ export interface ScenarioTranscript {
   readonly lines: readonly string[];
 }
 
-const ACTIONS = ["advance", "nodeState", "nextRun", "outcome", "queueRun", "uploadConfiguration", "pushCommit", "step", "revoke", "expire", "expect"] as const;
+const ACTIONS = ["advance", "nodeState", "nextRun", "outcome", "queueRun", "uploadConfiguration", "pushCommit", "step", "revoke", "expire", "fault", "clearFault", "expect"] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** The action key of a step (exactly one). */
@@ -180,6 +180,17 @@ export function playTimeline(target: ScenarioTarget, doc: ScenarioDocument, reso
             if (expiry === undefined || expiry === null) throw new ScenarioDocumentError("fixture", [{ path: pointer(path), expected: `a live token with a ttl ("${ref.secrets ?? ""}" ${expiry === null ? "never expires" : "is gone: expired or deleted"})` }]);
             advanceTo(target, expiry, path);
           }
+        }
+        break;
+      }
+      case "fault":
+        described += ` -> ${addFault(target, step.fault ?? { service: "" }, path)}`;
+        break;
+      case "clearFault": {
+        const id = step.clearFault ?? "";
+        if (id === "*") target.faults.clear();
+        else if (!target.faults.remove(id)) {
+          throw new ScenarioDocumentError("reference", [{ path: pointer(path), expected: `the id of a fault (have: ${target.faults.list().map((f) => f.id).join(", ") || "none"}) or "*"` }]);
         }
         break;
       }

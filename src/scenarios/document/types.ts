@@ -16,6 +16,7 @@ import type { PolicyInput } from "../../simulator/access-control/fixtures.js";
 import type { NodeIdentityInput, ServiceIdentityInput } from "../../simulator/access-control/links.js";
 import type { AccessControlSettings } from "../../simulator/access-control/state.js";
 import type { Duration } from "../../simulator/kernel/duration.js";
+import type { FaultDefinition } from "../faults/fault-definition.js";
 import type { PhaseName } from "../../simulator/runs/outcomes.js";
 import type { PermissionLevel, UploadOutcome } from "../../simulator/runs/state.js";
 import type { NodeLicense, NodeState } from "../../simulator/secrets/node-state.js";
@@ -43,6 +44,8 @@ export interface ScenarioDocument {
   readonly runs?: RunsFixtures;
   readonly accessControl?: AccessControlFixtures;
   readonly secrets?: SecretsFixtures;
+  /** Faults added after the fixtures (`doubles.faults.add`): which requests fail, how, when and how often. */
+  readonly faults?: readonly ScenarioFault[];
   /** Steps at simulated times, played by `infra-doubles run` or `loaded.play()`. */
   readonly timeline?: readonly TimelineStep[];
 }
@@ -284,6 +287,18 @@ export interface BackendKeyFixture {
   readonly key: { readonly algorithm: "rsa"; readonly bits: number } | { readonly algorithm: "ec"; readonly curve: string } | { readonly algorithm: "ed25519" } | { readonly pem: string };
 }
 
+// ---- faults -----------------------------------------------------------------------------------
+
+/**
+ * A fault (`doubles.faults.add`; see `FaultDefinition`): `service`, then `route` or `operation`,
+ * then `answer`, `connection` and/or `latency`, and `times`, `after`, `probability`, `from`,
+ * `until`. `from` and `until` are durations after the fault is added (`"30s"`) or ISO 8601 times.
+ */
+export interface ScenarioFault extends Omit<FaultDefinition, "from" | "until"> {
+  readonly from?: Duration;
+  readonly until?: Duration;
+}
+
 // ---- timeline ---------------------------------------------------------------------------------
 
 /**
@@ -315,6 +330,10 @@ export interface TimelineStep {
   readonly revoke?: TokenRef;
   /** Advances the clock to a token's expiry (it must have one). */
   readonly expire?: TokenRef;
+  /** Injects a fault (`doubles.faults.add`); give it an `id` to clear it later. */
+  readonly fault?: ScenarioFault;
+  /** Clears a fault by id, or every fault with `"*"`. */
+  readonly clearFault?: string;
   /** Checks the state: a path and what it must equal or match. */
   readonly expect?: Expectation;
 }
@@ -387,7 +406,8 @@ export interface PushCommitStep {
  * expired or deleted), `accessControl.access.<token name>` (`none` / `read` / `write`),
  * `accessControl.policies.<name>`, `accessControl.roles.<name>`, `accessControl.bindingRules`,
  * `secrets.nodeState`, `secrets.tokens.<name>` (null once revoked or expired), `secrets.mounts`,
- * `secrets.leases`, `secrets.ssh.<mount>.roles.<role>`.
+ * `secrets.leases`, `secrets.ssh.<mount>.roles.<role>`, `secrets.ssh.<mount>.caPublicKey`,
+ * `faults` (the list, as `doubles.faults.list()` shows it), `faults.<id>` (null once cleared).
  * @example { path: 'runs.workspaces["acme/prod"].latestRun.status', equals: "applied" }
  */
 export interface Expectation {

@@ -102,6 +102,36 @@ describe("scenario timelines", () => {
   });
 });
 
+describeEachTransport("scenario faults through HTTP", (t) => {
+  it("adds the document's faults after its fixtures, and the timeline injects and clears more", async () => {
+    const doubles = createDoubles({
+      scenario: {
+        faults: [{ id: "sealed-once", service: "secrets", answer: "sealed", times: 1 }],
+        timeline: [
+          { at: "1m", fault: { id: "limited", service: "accessControl", answer: "rate-limited" } },
+          { expect: { path: "faults.limited.answer", equals: "rate-limited" } },
+          { at: "2m", clearFault: "limited" },
+          { expect: { path: "faults.limited", equals: null } },
+        ],
+      },
+    });
+    const { base } = await t.startWith(doubles);
+    expect((await fetch(`${base("secrets")}/sys/health`)).status).toBe(503);
+    expect((await fetch(`${base("secrets")}/sys/health`)).status).toBe(200);
+    expect(doubles.scenario?.play({ until: "1m" }).ok).toBe(true);
+    expect((await fetch(`${base("accessControl")}/acl/policies`)).status).toBe(429);
+    expect(doubles.scenario?.play().ok).toBe(true);
+    expect((await fetch(`${base("accessControl")}/acl/policies`)).status).not.toBe(429);
+  });
+
+  it("refuses a fault the fault set refuses, at its pointer, and keeps nothing of the document", () => {
+    const doubles = createDoubles();
+    expect(() => doubles.load({ runs: { organizations: [{ name: "acme" }] }, faults: [{ service: "runs", answer: "sealed" }] })).toThrow(/\/faults\/0: faults.add: /);
+    expect(doubles.faults.list()).toEqual([]);
+    expect(() => doubles.runs.addOrganization("acme")).not.toThrow();
+  });
+});
+
 describeEachTransport("scenario timelines through HTTP", (t) => {
   it("leaves the world the timeline made for the code under test", async () => {
     const doubles = createDoubles({ scenario: TIMELINE });
