@@ -71,7 +71,7 @@ export interface ClockView {
  * | `POST /_sim/reset` | | back to the starting state; `{"reset": true, "now", "epochMs", "advanceable"}` |
  * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool}` |
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
- * | `GET /_sim/journal` | | `{"entries": [{"at", "epochMs", "service", "method", "url", "status", "headers"}]}` (service requests only; credentials in the query and headers masked as `***` unless `?reveal=true`) |
+ * | `GET /_sim/journal` | | `{"entries": [{"at", "epochMs", "service", "method", "url", "status", "headers", "fault"?}]}` (service requests only; credentials in the query and headers masked as `***` unless `?reveal=true`) |
  * | `DELETE /_sim/journal` | | 204, journal emptied |
  * | `POST /_sim/faults` | a fault, e.g. `{"service": "runs", "route": "POST /api/v2/runs/:run_id/actions/apply", "answer": "rate-limited", "times": 1}` | 201 `{"fault": {"id": "fault-1", ..., "seen": 0, "applied": 0}}`; 400 a bad definition |
  * | `GET /_sim/faults` | | `{"faults": [...]}` |
@@ -151,6 +151,7 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
               url: reveal ? entry.url : maskUrl(entry.url),
               status: entry.status,
               headers: reveal ? (entry.headers ?? {}) : maskHeaders(entry.headers ?? {}),
+              ...(entry.fault === undefined ? {} : { fault: entry.fault }),
             })),
         });
       },

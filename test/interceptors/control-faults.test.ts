@@ -35,7 +35,10 @@ describe("/_sim/faults", () => {
     const listed = await (await fetch(`${server.url}/_sim/faults`)).json();
     expect(listed).toMatchObject({ faults: [{ id: "fault-1", seen: 2, applied: 1, exhausted: true }] });
     const journal = await (await fetch(`${server.url}/_sim/journal`)).json();
-    expect(journal.entries.map((e: { status: number }) => e.status)).toEqual([503, 200]);
+    expect(journal.entries.map((e: { status: number; fault?: string }) => [e.status, e.fault])).toEqual([
+      [503, "fault-1"],
+      [200, undefined],
+    ]);
     expect(d.handler.journal.map((e) => e.fault)).toEqual(["fault-1", undefined]);
     expect((await fetch(`${server.url}/_sim/faults/fault-1`, { method: "DELETE" })).status).toBe(204);
     const missing = await fetch(`${server.url}/_sim/faults/fault-1`, { method: "DELETE" });
