@@ -93,12 +93,22 @@ export interface FaultSource {
 }
 
 /**
- * The error a node client sees for a dropped connection, for the in-process transports (nock,
- * @mswjs/interceptors) to fail the request with: `read ECONNRESET` for a reset, `socket hang up`
- * for a connection closed before any answer (both with `code: "ECONNRESET"`, as node's own).
- * @example connectionError("hang-up").message // "socket hang up"
+ * The error a node client sees for a dropped connection: `read ECONNRESET` for a reset,
+ * `socket hang up` for a connection closed before any answer (both with `code: "ECONNRESET"`, as
+ * node's own). node:http clients get it as is; `fetch` rejects, as undici does, with
+ * `TypeError: fetch failed` whose `cause` is it.
+ * @param client - `"node"` (node:http), `"fetch"`, or `"either"` when the transport cannot tell
+ *   (nock): a `TypeError` (what fetch callers test for) with node's message, `code`, and the node
+ *   error as its `cause`.
+ * @example connectionError("hang-up", "node").message // "socket hang up"
  */
-export function connectionError(drop: "reset" | "hang-up"): Error {
-  if (drop === "reset") return Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", errno: -104, syscall: "read" });
-  return Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+export function connectionError(drop: "reset" | "hang-up", client: "node" | "fetch" | "either" = "node"): Error {
+  const node =
+    drop === "reset"
+      ? Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", errno: -104, syscall: "read" })
+      : Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
+  if (client === "node") return node;
+  if (client === "fetch") return new TypeError("fetch failed", { cause: node });
+  const { code, errno, syscall } = node as Error & { code?: string; errno?: number; syscall?: string };
+  return Object.assign(new TypeError(node.message, { cause: node }), { code, ...(errno === undefined ? {} : { errno, syscall }) });
 }

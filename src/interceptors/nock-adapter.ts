@@ -186,8 +186,9 @@ export function interceptWithNock(handler: Handler): NockInterception {
           body: capture.exact ?? recoverBytes(capture.raw, capture.contentType),
         };
         const response = await handler.handle(request);
-        // A fault's dropped connection: nock destroys the request with this error.
-        if (response.drop !== undefined) throw connectionError(response.drop);
+        // A fault's dropped connection: nock destroys the request with this error (node:http and
+        // fetch callers alike: nock does not say which one sent it).
+        if (response.drop !== undefined) throw connectionError(response.drop, "either");
         return replyOf(response, sent === "HEAD");
       });
     }

@@ -161,7 +161,7 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
   const response = await handler.handle(simRequest);
   if (response.drop !== undefined) {
     // A client that gave up (a request never answered, then aborted) is failed already.
-    if (!request.signal.aborted) fail(controller, connectionError(response.drop));
+    if (!request.signal.aborted) fail(controller, connectionError(response.drop, rawBodyStream(request) === undefined ? "fetch" : "node"));
     return true;
   }
   try {
