@@ -59,3 +59,4 @@ export {
 } from "./fixtures.js";
 export { ModelMismatch, storyDuration, type ClientHook, type ModelTarget, type ModelUrls, type ResolvedTarget } from "./models/common.js";
 export { runOutcome, runsCommands, runsModelSetup, type RunsCommandsOptions, type RunsModel, type RunsWorld } from "./models/runs-model.js";
+export { tokensCommands, tokensModelSetup, type ModelToken, type TokensCommandsOptions, type TokensModel, type TokensWorld } from "./models/tokens-model.js";
