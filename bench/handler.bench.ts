@@ -58,3 +58,21 @@ row({
     };
   },
 });
+
+row({
+  name: "GET run through handle() with 20 faults defined, none matching (issue 10 item 1)",
+  clock: "cpu",
+  target: "<= 1.2x",
+  setup: async () => {
+    const { doubles, request } = await runGet();
+    const { doubles: faulted, request: faultedRequest } = await runGet();
+    for (let i = 0; i < 10; i++) faulted.faults.add({ service: "secrets", answer: "sealed", times: 1 + i });
+    for (let i = 0; i < 10; i++) faulted.faults.add({ service: "runs", route: "POST /api/v2/runs", answer: "rate-limited" });
+    const answer = await faulted.handler.handle(faultedRequest);
+    if (answer.status !== 200) throw new Error(`bench: the faulted GET answered ${answer.status}`);
+    return {
+      figure: { label: "handle() with 20 faults", run: () => faulted.handler.handle(faultedRequest) },
+      anchor: { label: "handle() without faults", run: () => doubles.handler.handle(request) },
+    };
+  },
+});

@@ -224,9 +224,19 @@ export function createHandler(options: HandlerOptions): Handler {
  * @example routeLabel(mount, { method: "POST", path: "/runs", handler }, "POST") // "POST /api/v2/runs"
  */
 export function routeLabel(mount: ServiceMount, route: Route, method: string): string {
-  const base = mount.bases[route.base ?? "api"] ?? "http://x";
-  return `${method} ${new URL(base).pathname.replace(/\/+$/, "")}${route.path}`;
+  let paths = labelPaths.get(mount);
+  if (paths === undefined) labelPaths.set(mount, (paths = new WeakMap()));
+  let path = paths.get(route);
+  if (path === undefined) {
+    const base = mount.bases[route.base ?? "api"] ?? "http://x";
+    path = `${new URL(base).pathname.replace(/\/+$/, "")}${route.path}`;
+    paths.set(route, path);
+  }
+  return `${method} ${path}`;
 }
+
+/** `/base-path/pattern` of each route on each mount (parsing the base for every request cost a URL parse). */
+const labelPaths = new WeakMap<ServiceMount, WeakMap<Route, string>>();
 
 /** The answer a fault gives instead of the route's: the service's own error answer, or a dropped connection. */
 async function faultResponse(plan: FaultPlan, service: HttpService, request: SimRequest, sim: Simulator): Promise<SimResponse> {

@@ -157,9 +157,11 @@ export class FaultSet implements FaultSource {
 
   /** The plan for one routed request (counts it). Called by the handler. */
   plan(query: FaultQuery): FaultPlan | undefined {
-    const now = this.sim.now();
+    let now: number | undefined;
     for (const fault of this.faults) {
       const { checked } = fault;
+      if (query.service !== checked.serviceName) continue;
+      now ??= this.sim.now();
       if (!this.matches(checked, query, now)) continue;
       fault.seen++;
       const { times, after, probability } = checked.definition;
