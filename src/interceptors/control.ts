@@ -36,6 +36,8 @@ export interface ControlApiOptions {
   readonly plugins?: readonly PluginControlRoutes[];
   /** The doubles' faults (`doubles.faults`), served as `/_sim/faults`. */
   readonly faults?: FaultControl;
+  /** The doubles' coverage report (`doubles.coverage()`), served as `GET /_sim/coverage`; absent when coverage is off. */
+  readonly coverage?: () => unknown;
 }
 
 /** What `/_sim/faults` acts on: the doubles' fault set, in JSON terms. */
@@ -77,6 +79,7 @@ export interface ClockView {
  * | `GET /_sim/faults` | | `{"faults": [...]}` |
  * | `DELETE /_sim/faults` | | 204, every fault removed |
  * | `DELETE /_sim/faults/:id` | | 204; 404 no such fault |
+ * | `GET /_sim/coverage` | | the coverage report of `doubles.coverage()` (`{"format": "infra-doubles-coverage/1", "services": {...}}`); 404 when coverage is off |
  *
  * @example
  * const mounts = controlMounts("http://127.0.0.1:8080", { sim, resetPoint: sim.snapshot(), journal: () => [], clearJournal: () => {} });
@@ -165,8 +168,14 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
       },
     },
     ...(options.faults === undefined ? [] : faultRoutes(options.faults)),
+    ...(options.coverage === undefined ? [] : [coverageRoute(options.coverage)]),
   ];
   return routes;
+}
+
+/** `GET /_sim/coverage`: what the requests so far exercised (docs/guides/see-what-your-tests-never-exercised.md). */
+function coverageRoute(coverage: () => unknown): Route {
+  return { method: "GET", path: "/coverage", handler: () => json(200, coverage()) };
 }
 
 /** `/_sim/faults`: add (POST), list (GET), clear (DELETE), remove one (DELETE /:id). */

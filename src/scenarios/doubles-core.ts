@@ -391,6 +391,7 @@ export class DoublesCore {
       journal: () => holder.handler?.journal ?? [],
       clearJournal: () => holder.handler?.clearJournal(),
       plugins,
+      ...(this.collector === undefined ? {} : { coverage: () => this.coverage() }),
       faults: {
         add: (definition) => {
           const handle = this.faults.add(definition as FaultDefinition);

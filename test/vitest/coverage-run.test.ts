@@ -1,0 +1,129 @@
+/**
+ * The vitest coverage helper: merging coverage files (deterministic, whatever the order), the
+ * summary, the JSON and HTML written, and one real vitest run of a tiny fixture project whose two
+ * test files (two workers) are merged by the global setup.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDoubles } from "../../src/scenarios/doubles.js";
+import { machineTransitions } from "../../src/simulator/kernel/machine.js";
+import { runMachine } from "../../src/simulator/runs/run-machine.js";
+import { COVERAGE_DIR_ENV, coverageGlobalSetup, formatCoverageSummary, mergeCoverage, readCoverageDir, writeCoverageReport, type CoverageReport } from "../../src/vitest/coverage.js";
+
+const temps: string[] = [];
+const temp = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "coverage-test-"));
+  temps.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Two reports from doubles that exercised different things. */
+async function twoReports(): Promise<[CoverageReport, CoverageReport]> {
+  const a = createDoubles();
+  const b = createDoubles({ baseUrls: { secrets: "https://other-secrets.test/v1" } });
+  await a.handler.handle({ method: "GET", url: new URL(`${a.baseUrls().secrets.api}/sys/health`), headers: {}, body: new Uint8Array() });
+  b.secrets.setNodeState("standby");
+  await b.handler.handle({ method: "GET", url: new URL(`${b.baseUrls().secrets.api}/sys/health`), headers: {}, body: new Uint8Array() });
+  await b.handler.handle({ method: "GET", url: new URL(`${b.baseUrls().secrets.api}/sys/health`), headers: {}, body: new Uint8Array() });
+  return [a.coverage(), b.coverage()];
+}
+
+describe("merging coverage", () => {
+  it("adds counts up and lists never-reached items sorted, whatever the order of the files", async () => {
+    const [a, b] = await twoReports();
+    const merged = mergeCoverage([a, b]);
+    expect(JSON.stringify(mergeCoverage([b, a]))).toBe(JSON.stringify(merged));
+    expect(merged.services.secrets!.events["health code"]!.reached).toEqual({ activecode: 1, standbycode: 2 });
+    expect(merged.services.secrets!.endpoints.statuses["GET /sys/health"]).toEqual({ "200": 1, "429": 2 });
+    const never = merged.services.secrets!.events["node state"]!.never;
+    expect(never).toEqual([...never].sort());
+    expect(merged.services.secrets!.events["node state"]!.exercised + never.length).toBe(7);
+
+    const dir = temp();
+    writeFileSync(join(dir, "z.json"), JSON.stringify(a));
+    writeFileSync(join(dir, "a.json"), JSON.stringify(b));
+    writeFileSync(join(dir, "cut-short.json"), '{"format":"infra-');
+    writeFileSync(join(dir, "other.json"), "{}");
+    expect(readCoverageDir(dir)).toEqual(merged);
+    expect(readCoverageDir(join(dir, "missing"))).toBeUndefined();
+    expect(() => mergeCoverage([{} as CoverageReport])).toThrow("not a coverage report");
+  });
+
+  it("writes coverage.json and a self-contained HTML page with never-reached rows highlighted", async () => {
+    const merged = mergeCoverage(await twoReports());
+    const out = join(temp(), "report");
+    const written = writeCoverageReport(merged, out);
+    expect(JSON.parse(readFileSync(written.json, "utf8"))).toEqual(merged);
+    const html = readFileSync(written.html, "utf8");
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|src=|href=/);
+    expect(html).toContain('<tr class="never"><td>sealedcode</td><td class="n">0</td></tr>');
+    expect(html).toContain("<tr><td>GET /sys/health</td><td class=\"n\">3</td><td>200 x1, 429 x2</td></tr>");
+    expect(html).toContain("<caption>run transitions: 0/");
+  });
+
+  it("summarises each service in a line, then what it never reached", async () => {
+    const merged = mergeCoverage(await twoReports());
+    const summary = formatCoverageSummary(merged, { maxNever: 2 });
+    // Everything never reached, of every dimension, minus the two named.
+    const more = (key: string): number => {
+      const service = merged.services[key]!;
+      const tallies = [service.endpoints, ...Object.values(service.events), ...Object.values(service.machines).flatMap((m) => [m.states, m.transitions])];
+      return tallies.reduce((n, t) => n + t.never.length, 0) - 2;
+    };
+    expect(summary.split("\n")).toEqual([
+      "accessControl: endpoints 0/14; token 0/8",
+      `  never reached: token: cloned, token: created, and ${more("accessControl")} more`,
+      `runs: endpoints 0/29; configuration version 0/5 states, 0/6 transitions; run 0/27 states, 0/${machineTransitions(runMachine).length} transitions`,
+      `  never reached: configuration version: fetching -> errored, configuration version: fetching -> uploaded, and ${more("runs")} more`,
+      "secrets: endpoints 1/54; health code 2/6; lease 0/4; node state 2/7; token 0/2",
+      `  never reached: health code: drsecondarycode, health code: performancestandbycode, and ${more("secrets")} more`,
+    ]);
+  });
+
+  it("as a global setup, gives the workers a directory and merges it at teardown", async () => {
+    const [a] = await twoReports();
+    const out = join(temp(), "out");
+    const logged: string[] = [];
+    const saved = process.env[COVERAGE_DIR_ENV];
+    delete process.env[COVERAGE_DIR_ENV];
+    try {
+      const teardown = coverageGlobalSetup({ outDir: out, log: (text) => logged.push(text) })();
+      const dir = process.env[COVERAGE_DIR_ENV] ?? "";
+      writeFileSync(join(dir, "coverage-1.json"), JSON.stringify(a));
+      teardown();
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env[COVERAGE_DIR_ENV];
+      else process.env[COVERAGE_DIR_ENV] = saved;
+    }
+    expect(JSON.parse(readFileSync(join(out, "coverage.json"), "utf8"))).toEqual(a);
+    expect(logged[0]).toContain("secrets: endpoints 1/54; health code 1/6");
+  });
+});
+
+describe("a real vitest run", () => {
+  it("merges the coverage of every test file's doubles, prints the summary and writes the report", { timeout: 180_000 }, () => {
+    const out = temp();
+    const env: Record<string, string | undefined> = { ...process.env, INFRA_DOUBLES_COVERAGE_OUT: out, FORCE_COLOR: "0", NO_COLOR: "1" };
+    delete env[COVERAGE_DIR_ENV];
+    delete env.VITEST;
+    delete env.VITEST_WORKER_ID;
+    delete env.VITEST_POOL_ID;
+    const result = spawnSync("npx", ["vitest", "run", "--config", "test/fixtures/coverage-project/vitest.config.ts"], { env, encoding: "utf8", timeout: 170_000 });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const transitions = machineTransitions(runMachine).length;
+    expect(result.stdout).toContain(`runs: endpoints 4/29; configuration version 2/5 states, 1/6 transitions; run 2/27 states, 1/${transitions} transitions`);
+    expect(result.stdout).toContain("secrets: endpoints 1/54; health code 2/6; lease 0/4; node state 2/7; token 0/2");
+    const report = JSON.parse(readFileSync(join(out, "coverage.json"), "utf8")) as CoverageReport;
+    expect(report.services.runs!.machines.run!.transitions.reached).toEqual({ "pending -> discarded": 1 });
+    expect(report.services.secrets!.events["health code"]!.reached).toEqual({ activecode: 1, sealedcode: 1 });
+    expect(readFileSync(join(out, "index.html"), "utf8")).toContain("<h2>secrets</h2>");
+  });
+});
