@@ -177,6 +177,7 @@ describe("each service's control routes", () => {
         "GET /_sim/faults",
         "DELETE /_sim/faults",
         "DELETE /_sim/faults/:id",
+        "GET /_sim/coverage",
         "* /_sim/demo/...",
       ],
     });

@@ -11,6 +11,7 @@ const { ManualClock, UsageError } = require("infra-doubles/simulator");
 const { interceptWithNock } = require("infra-doubles/nock");
 const { startServer } = require("infra-doubles/server");
 const testing = require("infra-doubles/testing");
+const coverage = require("infra-doubles/coverage");
 const fc = require("fast-check");
 
 test("require() gives createDoubles, the kernel and every transport", () => {
@@ -78,4 +79,9 @@ test("require('infra-doubles/testing') gives the arbitraries: invalid token bodi
     }),
     { numRuns: 10 },
   );
+});
+
+test("require('infra-doubles/coverage') gives the merge and the global setup", () => {
+  assert.equal(typeof coverage.default, "function");
+  assert.equal(coverage.mergeCoverage([]).format, "infra-doubles-coverage/1");
 });

@@ -11,6 +11,7 @@ import { startServer } from "infra-doubles/server";
 import { ManualClock, Simulator, parseDuration } from "infra-doubles/simulator";
 import { createRunBody, handlerFetch, invalidCreateRunBody, readServiceError } from "infra-doubles/testing";
 import fc from "fast-check";
+import coverageSetup, { formatCoverageSummary, mergeCoverage } from "infra-doubles/coverage";
 
 /**
  * A tiny service built only from the public plugin contract.
@@ -171,4 +172,12 @@ test("infra-doubles/testing (with fast-check installed): generated create-run bo
     }),
     { numRuns: 10 },
   );
+});
+
+test("infra-doubles/coverage: the default export is a global setup; reports merge and summarise", async () => {
+  assert.equal(typeof coverageSetup, "function");
+  const doubles = createDoubles();
+  const report = mergeCoverage([doubles.coverage(), doubles.coverage()]);
+  assert.match(formatCoverageSummary(report), /^accessControl: endpoints 0\/\d+; token 0\/8$/m);
+  await doubles.close();
 });

@@ -1,0 +1,189 @@
+/**
+ * The coverage collector: counts, per service, the endpoints answered (by status), the states
+ * entered and transitions taken (from the simulator's trace) and the named events traced (token
+ * and lease lifecycles, node states, health codes). Observation only: it reads what the handler
+ * answered and what the simulator traced, and never changes either. A request costs a few map
+ * updates (O(1)); the universes are read once from the route and transition tables.
+ */
+import { machineTransitions, type Machine } from "../../simulator/kernel/machine.js";
+import type { Simulator } from "../../simulator/kernel/simulator.js";
+import type { TraceEvent } from "../../simulator/kernel/trace.js";
+import type { AnswerObserver } from "../../interceptors/handler.js";
+import { endpointsOf } from "../../interceptors/router.js";
+import type { ServicePlugin } from "../plugin.js";
+import { COVERAGE_FORMAT, compare, tally, type CoverageReport, type CoverageTally, type EndpointTally, type MachineCoverage, type ServiceCoverage } from "./report.js";
+
+/** One machine's universe and the label of each of its rows. */
+interface MachineUniverse {
+  readonly states: readonly string[];
+  /** `from\tevent` -> label (`from -> to`, or `from -> to (event)` when two events join the pair). */
+  readonly transitionLabels: ReadonlyMap<string, string>;
+}
+
+/** One service's universe and counters. */
+interface ServiceCounters {
+  readonly key: string;
+  readonly endpoints: ReadonlySet<string>;
+  readonly machines: ReadonlyMap<string, MachineUniverse>;
+  readonly events: ReadonlyMap<string, readonly string[]>;
+  /** `label\tstatus` -> count. */
+  readonly answers: Map<string, number>;
+  /** status -> count, for answers outside the endpoints. */
+  readonly unmatched: Map<number, number>;
+  /** `machine\tstate` -> count. */
+  readonly states: Map<string, number>;
+  /** `machine\tlabel` -> count. */
+  readonly transitions: Map<string, number>;
+  /** `subject\tname` -> count. */
+  readonly named: Map<string, number>;
+}
+
+/**
+ * The rows of `machine` with their labels: `from -> to`, and `from -> to (event)` for rows whose
+ * pair of states another event also joins.
+ * @example transitionLabels(configurationVersionMachine).get("uploaded\tauto-archive") // "uploaded -> archived (auto-archive)"
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function transitionLabels(machine: Machine<any, any>): Map<string, string> {
+  const rows = machineTransitions(machine);
+  const pairs = new Map<string, number>();
+  for (const row of rows) pairs.set(`${row.from}\t${row.to}`, (pairs.get(`${row.from}\t${row.to}`) ?? 0) + 1);
+  const labels = new Map<string, string>();
+  for (const row of rows) {
+    const shared = (pairs.get(`${row.from}\t${row.to}`) ?? 0) > 1;
+    labels.set(`${row.from}\t${row.event}`, `${row.from} -> ${row.to}${shared ? ` (${row.event})` : ""}`);
+  }
+  return labels;
+}
+
+/**
+ * Counts what tests exercised in one simulator, against the universes of `plugins`.
+ * @example
+ * const collector = new CoverageCollector(sim, plugins);
+ * createHandler({ sim, mounts, observe: collector.observe });
+ * collector.report().services.runs.endpoints.exercised // 1
+ */
+export class CoverageCollector {
+  private readonly byService = new Map<string, ServiceCounters>();
+  private readonly stopTrace: () => void;
+
+  constructor(sim: Simulator, plugins: readonly ServicePlugin<unknown>[]) {
+    for (const plugin of plugins) {
+      const traced = plugin.definition.traced ?? {};
+      const machines = new Map<string, MachineUniverse>();
+      for (const machine of traced.machines ?? []) {
+        machines.set(machine.name, { states: Object.keys(machine.states), transitionLabels: transitionLabels(machine) });
+      }
+      this.byService.set(plugin.definition.name, {
+        key: plugin.key,
+        endpoints: new Set(endpointsOf(plugin.http)),
+        machines,
+        events: new Map(Object.entries(traced.events ?? {})),
+        answers: new Map(),
+        unmatched: new Map(),
+        states: new Map(),
+        transitions: new Map(),
+        named: new Map(),
+      });
+    }
+    this.stopTrace = sim.onTrace((service, event) => this.traced(service, event));
+  }
+
+  /** The handler's observer: counts one answer of `service`. */
+  readonly observe: AnswerObserver = (service, endpoint, status) => {
+    const counters = this.byService.get(service);
+    if (counters === undefined) return; // the control API, extra server-only services
+    if (endpoint !== undefined && counters.endpoints.has(endpoint)) bump(counters.answers, `${endpoint}\t${status}`);
+    else bump(counters.unmatched, status);
+  };
+
+  /** Stops observing the simulator's trace (answers are observed only by handlers built with {@link CoverageCollector.observe}). */
+  stop(): void {
+    this.stopTrace();
+  }
+
+  /** Forgets every count (the universes stay). */
+  clear(): void {
+    for (const counters of this.byService.values()) {
+      counters.answers.clear();
+      counters.unmatched.clear();
+      counters.states.clear();
+      counters.transitions.clear();
+      counters.named.clear();
+    }
+  }
+
+  /** The counts so far as a {@link CoverageReport} (a new object each call, sorted). */
+  report(): CoverageReport {
+    const services: Record<string, ServiceCoverage> = {};
+    const ordered = [...this.byService.values()].sort((a, b) => compare(a.key, b.key));
+    for (const counters of ordered) services[counters.key] = serviceReport(counters);
+    return { format: COVERAGE_FORMAT, services };
+  }
+
+  private traced(service: string, event: TraceEvent): void {
+    const counters = this.byService.get(service);
+    if (counters === undefined) return;
+    switch (event.kind) {
+      case "state":
+        bump(counters.states, `${event.machine}\t${event.state}`);
+        return;
+      case "transition": {
+        const label = counters.machines.get(event.machine)?.transitionLabels.get(`${event.from}\t${event.event}`) ?? `${event.from} -> ${event.to} (${event.event})`;
+        bump(counters.transitions, `${event.machine}\t${label}`);
+        bump(counters.states, `${event.machine}\t${event.to}`);
+        return;
+      }
+      case "event":
+        bump(counters.named, `${event.subject}\t${event.name}`);
+        return;
+    }
+  }
+}
+
+function bump<K>(map: Map<K, number>, key: K): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+/** The counts of `map` whose key starts with `prefix\t`, keyed by the rest. */
+function countsUnder(map: ReadonlyMap<string, number>, prefix: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const head = `${prefix}\t`;
+  for (const [key, count] of map) if (key.startsWith(head)) out.set(key.slice(head.length), count);
+  return out;
+}
+
+function serviceReport(counters: ServiceCounters): ServiceCoverage {
+  const perEndpoint = new Map<string, number>();
+  const statuses = new Map<string, Map<string, number>>();
+  for (const [key, count] of counters.answers) {
+    const tab = key.lastIndexOf("\t");
+    const label = key.slice(0, tab);
+    perEndpoint.set(label, (perEndpoint.get(label) ?? 0) + count);
+    let byStatus = statuses.get(label);
+    if (byStatus === undefined) statuses.set(label, (byStatus = new Map()));
+    byStatus.set(key.slice(tab + 1), count);
+  }
+  const base = tally(counters.endpoints, perEndpoint);
+  const statusRecord: Record<string, Record<string, number>> = {};
+  for (const label of [...statuses.keys()].sort(compare)) {
+    const byStatus = statuses.get(label) ?? new Map<string, number>();
+    statusRecord[label] = Object.fromEntries([...byStatus.keys()].sort(compare).map((status) => [status, byStatus.get(status) ?? 0]));
+  }
+  const endpoints: EndpointTally = { ...base, statuses: statusRecord };
+  const unmatched: Record<string, number> = {};
+  for (const status of [...counters.unmatched.keys()].sort((a, b) => a - b)) unmatched[String(status)] = counters.unmatched.get(status) ?? 0;
+  const machines: Record<string, MachineCoverage> = {};
+  for (const name of [...counters.machines.keys()].sort(compare)) {
+    const universe = counters.machines.get(name) as MachineUniverse;
+    machines[name] = {
+      states: tally(universe.states, countsUnder(counters.states, name)),
+      transitions: tally(universe.transitionLabels.values(), countsUnder(counters.transitions, name)),
+    };
+  }
+  const events: Record<string, CoverageTally> = {};
+  for (const subject of [...counters.events.keys()].sort(compare)) {
+    events[subject] = tally(counters.events.get(subject) ?? [], countsUnder(counters.named, subject));
+  }
+  return { endpoints, unmatched, machines, events };
+}
