@@ -69,8 +69,8 @@ export interface ClockView {
  *
  * | Route | Body | Answer |
  * | --- | --- | --- |
- * | `GET /_sim` | | `{"routes": ["GET /_sim/clock", ...]}` |
- * | `POST /_sim/reset` | | back to the starting state; `{"reset": true, "now", "epochMs", "advanceable"}` |
+ * | `GET /_sim` | | `{"routes": [{"route": "GET /_sim/clock", "body"?, "answer"?}, ...]}`: every control route mounted, core and per service, with the shapes its route table gives |
+ * | `POST /_sim/reset` | | back to the starting state (the clock keeps its time; faults and journal emptied); `{"reset": true, "now", "epochMs", "advanceable"}` |
  * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool}` |
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
  * | `GET /_sim/journal` | | `{"entries": [{"at", "epochMs", "service", "method", "url", "status", "headers", "fault"?}]}` (service requests only; credentials in the query and headers masked as `***` unless `?reveal=true`) |
@@ -90,27 +90,47 @@ export function controlMounts(origin: string, options: ControlApiOptions): Servi
     service: controlService(`${CONTROL_SERVICE}:${key}`, routes.map((route) => ({ ...route, base: "api" }))),
     bases: { api: `${origin}${CONTROL_PREFIX}/${key}` },
   }));
-  const core = controlService(CONTROL_SERVICE, coreRoutes(options, pluginMounts.map((m) => m.bases.api.slice(origin.length))));
+  const listed = (options.plugins ?? []).map(({ key, routes }) => ({ prefix: `${CONTROL_PREFIX}/${key}`, routes }));
+  const core = controlService(CONTROL_SERVICE, coreRoutes(options, listed));
   return [...pluginMounts, { service: core, bases: { api: `${origin}${CONTROL_PREFIX}` } }];
 }
 
-function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[]): Route[] {
+/** One row of the `GET /_sim` listing. */
+export interface ControlRouteListing {
+  /** `METHOD /_sim/path` (`GET|POST` for a row answering several methods). */
+  readonly route: string;
+  readonly body?: string;
+  readonly answer?: string;
+}
+
+/**
+ * The listing of `GET /_sim`: every route of the given route tables under their prefixes, with
+ * the shapes their `doc` gives.
+ * @example listControlRoutes([{ prefix: "/_sim", routes }])[0] // { route: "POST /_sim/reset", answer: "..." }
+ */
+export function listControlRoutes(tables: readonly { readonly prefix: string; readonly routes: readonly Route[] }[]): ControlRouteListing[] {
+  return tables.flatMap(({ prefix, routes }) =>
+    routes.map((route) => ({
+      route: `${methodLabel(route)} ${prefix}${route.path === "/" ? "" : route.path}`,
+      ...(route.doc?.body === undefined ? {} : { body: route.doc.body }),
+      ...(route.doc?.answer === undefined ? {} : { answer: route.doc.answer }),
+    })),
+  );
+}
+
+function coreRoutes(options: ControlApiOptions, plugins: readonly { readonly prefix: string; readonly routes: readonly Route[] }[]): Route[] {
   const { sim } = options;
   const routes: Route[] = [
     {
       method: "GET",
       path: "/",
-      handler: () =>
-        json(200, {
-          routes: [
-            ...routes.filter((r) => r.path !== "/").map((r) => `${methodLabel(r)} ${CONTROL_PREFIX}${r.path}`),
-            ...pluginPrefixes.map((prefix) => `* ${prefix}/...`),
-          ],
-        }),
+      doc: { answer: '200 {"routes": [{"route", "body"?, "answer"?}]}' },
+      handler: () => json(200, { routes: listControlRoutes([{ prefix: CONTROL_PREFIX, routes: routes.filter((r) => r.path !== "/") }, ...plugins]) }),
     },
     {
       method: "POST",
       path: "/reset",
+      doc: { answer: '200 {"reset": true, "now", "epochMs", "advanceable"}: the starting state again (the clock keeps its time; faults and journal emptied)' },
       handler: () => {
         sim.restore(options.resetPoint);
         options.clearJournal();
@@ -118,10 +138,11 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
         return json(200, { reset: true, ...clockView(sim) });
       },
     },
-    { method: "GET", path: "/clock", handler: () => json(200, clockView(sim)) },
+    { method: "GET", path: "/clock", doc: { answer: '200 {"now": ISO 8601, "epochMs": ms, "advanceable": boolean}' }, handler: () => json(200, clockView(sim)) },
     {
       method: "POST",
       path: "/clock/advance",
+      doc: { body: '{"by": "30s" | 30000 (ms)}', answer: "200 the new clock; 400 not a duration; 409 a clock that cannot move" },
       handler: ({ request }) => {
         const by = advanceBy(bodyText(request));
         if (!canAdvance(sim)) {
@@ -140,6 +161,7 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
     {
       method: "GET",
       path: "/journal",
+      doc: { answer: '200 {"entries": [{"at", "epochMs", "service", "method", "url", "status", "headers"}]} (credentials masked unless ?reveal=true)' },
       handler: ({ query }) => {
         const reveal = query.get(REVEAL_PARAMETER)?.toLowerCase() === "true";
         return json(200, {
@@ -162,6 +184,7 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
     {
       method: "DELETE",
       path: "/journal",
+      doc: { answer: "204, the journal emptied" },
       handler: () => {
         options.clearJournal();
         return empty(204);
@@ -175,7 +198,7 @@ function coreRoutes(options: ControlApiOptions, pluginPrefixes: readonly string[
 
 /** `GET /_sim/coverage`: what the requests so far exercised (docs/guides/see-what-your-tests-never-exercised.md). */
 function coverageRoute(coverage: () => unknown): Route {
-  return { method: "GET", path: "/coverage", handler: () => json(200, coverage()) };
+  return { method: "GET", path: "/coverage", doc: { answer: "200 the coverage report (endpoints, states, transitions, ...)" }, handler: () => json(200, coverage()) };
 }
 
 /** `/_sim/faults`: add (POST), list (GET), clear (DELETE), remove one (DELETE /:id). */
@@ -184,6 +207,10 @@ function faultRoutes(faults: FaultControl): Route[] {
     {
       method: "POST",
       path: "/faults",
+      doc: {
+        body: '{"service", "route"? | "operation"?, "answer"? | "connection"? | "latency"?, "commit"?, "times"?, "after"?, "probability"?, "from"?, "until"?, "retryAfter"?, "id"?}',
+        answer: '201 {"fault": {"id", ..., "seen", "applied", "exhausted"}}; 400 a bad definition',
+      },
       handler: ({ request }) => {
         let definition: unknown;
         try {
@@ -199,10 +226,11 @@ function faultRoutes(faults: FaultControl): Route[] {
         }
       },
     },
-    { method: "GET", path: "/faults", handler: () => json(200, { faults: faults.list() }) },
+    { method: "GET", path: "/faults", doc: { answer: '200 {"faults": [...]}' }, handler: () => json(200, { faults: faults.list() }) },
     {
       method: "DELETE",
       path: "/faults",
+      doc: { answer: "204, every fault removed" },
       handler: () => {
         faults.clear();
         return empty(204);
@@ -211,6 +239,7 @@ function faultRoutes(faults: FaultControl): Route[] {
     {
       method: "DELETE",
       path: "/faults/:id",
+      doc: { answer: "204; 404 no such fault" },
       handler: ({ params }) => {
         const id = params.id ?? "";
         if (!faults.remove(id)) throw controlError("not_found", "remove fault", `no fault ${JSON.stringify(id)} (GET /_sim/faults lists them)`);
@@ -347,7 +376,8 @@ export function isControlPath(pathname: string): boolean {
  * In order: a `Host` the server does not answer to (DNS rebinding) or a missing one, 403; an
  * `Origin` naming another host (or `null`), 403; `Sec-Fetch-Site: cross-site`, 403; a missing or
  * wrong control token, 401; a `POST`/`PUT`/`PATCH` without a JSON content type (a cross-site
- * "simple" `text/plain` POST needs no preflight), 415. Bodies are the control API's
+ * "simple" `text/plain` POST needs no preflight; YAML types, used by `POST /_sim/scenario`, need
+ * one too), 415. Bodies are the control API's
  * `{"error": {"status", "code", "message"}}`.
  * @example controlRefusal(request, { allowedHosts: ["localhost:8080"] }) // undefined, or a 403/401/415 answer
  */
@@ -370,8 +400,8 @@ export function controlRefusal(request: SimRequest, policy: ControlAccessPolicy)
   if (policy.token !== undefined && !tokenMatches(request.headers[CONTROL_TOKEN_HEADER], policy.token)) {
     return errorBody(401, "unauthenticated", `the control API of this server needs its control token in the ${CONTROL_TOKEN_HEADER} header (printed when the server started)`);
   }
-  if (["POST", "PUT", "PATCH"].includes(request.method) && !isJsonType(request.headers["content-type"])) {
-    return errorBody(415, "unsupported_media_type", `${request.method} on the control API needs Content-Type: application/json`);
+  if (["POST", "PUT", "PATCH"].includes(request.method) && !isJsonType(request.headers["content-type"]) && !isYamlType(request.headers["content-type"])) {
+    return errorBody(415, "unsupported_media_type", `${request.method} on the control API needs Content-Type: application/json (or application/yaml for a scenario document)`);
   }
   return undefined;
 }
@@ -472,6 +502,15 @@ function originAllowed(origin: string, allowed: readonly string[]): boolean {
 function isJsonType(contentType: string | undefined): boolean {
   const media = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   return media === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(media);
+}
+
+/**
+ * YAML media types (`application/yaml`, `application/x-yaml`, `text/yaml`, `text/x-yaml`): none is
+ * a CORS-safelisted type, so a cross-site page cannot send one without a preflight.
+ */
+export function isYamlType(contentType: string | undefined): boolean {
+  const media = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  return /^(application|text)\/(x-)?yaml$/.test(media);
 }
 
 function tokenMatches(sent: string | undefined, token: string): boolean {

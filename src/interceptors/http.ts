@@ -93,7 +93,20 @@ export interface Route {
    * match it (`{ operation: "apply run" }`).
    */
   readonly operation?: string;
+  /**
+   * What the row takes and answers, in words, for listings such as `GET /_sim/` (control routes
+   * describe themselves this way), e.g. `{ body: '{"by": "30s" | 30000}', answer: '{"now", "epochMs"}' }`.
+   */
+  readonly doc?: RouteDoc;
   readonly handler: (ctx: RouteContext) => SimResponse | Promise<SimResponse>;
+}
+
+/** A route's body and answer shapes, in words (see {@link Route.doc}). */
+export interface RouteDoc {
+  /** The request body's shape; absent: no body. */
+  readonly body?: string;
+  /** The answer's status and shape. */
+  readonly answer?: string;
 }
 
 /**

@@ -333,6 +333,14 @@ export class DoublesCore {
     else this.sim.restore(this.resetPoint);
   }
 
+  /**
+   * More `/_sim/` routes, under `/_sim/<key>/` (merged with a plugin's own when the key is a
+   * service's): `Doubles` adds the scenario document routes here. Default none.
+   */
+  protected moreControlRoutes(): readonly PluginControlRoutes[] {
+    return [];
+  }
+
   /** Makes the current state the one {@link DoublesCore.reset} goes back to. */
   protected markResetPoint(): void {
     this.resetPoint = this.sim.snapshot();
@@ -382,9 +390,12 @@ export class DoublesCore {
     const extra = this.options.serverOnly?.(this) ?? [];
     const holder: { handler?: Handler } = {};
     const plugins: PluginControlRoutes[] = [];
+    const moreRoutes = this.moreControlRoutes();
     for (const plugin of this.plugins) {
-      if (plugin.controlRoutes) plugins.push({ key: plugin.key, routes: plugin.controlRoutes(this.controlsOf(plugin.key)) });
+      const routes = [...(plugin.controlRoutes?.(this.controlsOf(plugin.key)) ?? []), ...(moreRoutes.find((e) => e.key === plugin.key)?.routes ?? [])];
+      if (routes.length > 0) plugins.push({ key: plugin.key, routes });
     }
+    plugins.push(...moreRoutes.filter((e) => !this.plugins.some((p) => p.key === e.key)));
     const control = controlMounts(base, {
       sim: this.sim,
       resetPoint: this.sim.snapshot(),

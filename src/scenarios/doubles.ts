@@ -10,6 +10,8 @@ import { ACCESS_CONTROL_KEY, accessControlPlugin } from "./access-control/plugin
 import type { AccessControlScenario } from "./access-control/scenario.js";
 import { SECRETS_KEY, secretsPlugin } from "./secrets/plugin.js";
 import type { SecretsScenario } from "./secrets/secrets-scenario.js";
+import type { PluginControlRoutes } from "../interceptors/control.js";
+import { documentControlRoutes, scenarioControlRoutes } from "./document/control-routes.js";
 import { loadScenario, type LoadedScenario } from "./document/load.js";
 import { formatOf, parseScenarioText, type ScenarioFormat } from "./document/parse.js";
 import type { ScenarioDocument } from "./document/types.js";
@@ -62,6 +64,16 @@ export class Doubles extends DoublesCore {
       this.scenario = this.load(options.scenario);
       this.markResetPoint();
     }
+  }
+
+  /** The scenario document routes: every fixture under `/_sim/<service>/`, and `POST /_sim/scenario`. */
+  protected override moreControlRoutes(): readonly PluginControlRoutes[] {
+    return [
+      { key: "runs", routes: documentControlRoutes(this, "runs") },
+      { key: ACCESS_CONTROL_KEY, routes: documentControlRoutes(this, "accessControl") },
+      { key: SECRETS_KEY, routes: documentControlRoutes(this, "secrets") },
+      { key: "scenario", routes: scenarioControlRoutes(this) },
+    ];
   }
 
   /**

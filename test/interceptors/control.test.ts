@@ -166,21 +166,23 @@ describe("each service's control routes", () => {
 
   it("lists every control route at GET /_sim", async () => {
     const { call } = await start();
-    expect((await call("GET", "")).body).toEqual({
-      routes: [
-        "POST /_sim/reset",
-        "GET /_sim/clock",
-        "POST /_sim/clock/advance",
-        "GET /_sim/journal",
-        "DELETE /_sim/journal",
-        "POST /_sim/faults",
-        "GET /_sim/faults",
-        "DELETE /_sim/faults",
-        "DELETE /_sim/faults/:id",
-        "GET /_sim/coverage",
-        "* /_sim/demo/...",
-      ],
-    });
+    const listing = (await call("GET", "")).body as { routes: { route: string; body?: string; answer?: string }[] };
+    expect(listing.routes.map((r) => r.route)).toEqual([
+      "POST /_sim/reset",
+      "GET /_sim/clock",
+      "POST /_sim/clock/advance",
+      "GET /_sim/journal",
+      "DELETE /_sim/journal",
+      "POST /_sim/faults",
+      "GET /_sim/faults",
+      "DELETE /_sim/faults",
+      "DELETE /_sim/faults/:id",
+      "GET /_sim/coverage",
+      "GET /_sim/demo/count",
+      "POST /_sim/demo/things/:name",
+      "POST /_sim/demo/things",
+    ]);
+    expect(listing.routes.find((r) => r.route === "POST /_sim/clock/advance")).toMatchObject({ body: '{"by": "30s" | 30000 (ms)}', answer: expect.stringContaining("200") });
   });
 });
 

@@ -127,7 +127,7 @@ export interface RunsTokenFixture {
 /** Access-control fixtures, made in this order: settings, namespaces, policies, roles, auth methods, binding rules, tokens. */
 export interface AccessControlFixtures {
   /** `accessControl.configure(...)`: namespaces, datacenters, default policy, TTL bounds (ms). */
-  readonly settings?: Partial<AccessControlSettings>;
+  readonly settings?: AccessControlSettingsPatch;
   readonly namespaces?: readonly AccessControlNamespaceFixture[];
   readonly policies?: readonly PolicyInput[];
   readonly roles?: readonly AccessControlRoleFixture[];
@@ -135,6 +135,9 @@ export interface AccessControlFixtures {
   readonly bindingRules?: readonly AccessControlBindingRuleFixture[];
   readonly tokens?: readonly AccessControlTokenFixture[];
 }
+
+/** Settings to change (`accessControl.configure`); the rest keep their value. */
+export type AccessControlSettingsPatch = Partial<AccessControlSettings>;
 
 /** An enterprise namespace (`accessControl.createNamespace`). */
 export interface AccessControlNamespaceFixture {
@@ -213,12 +216,35 @@ export interface SecretsFixtures {
   readonly backendKeys?: readonly BackendKeyFixture[];
   readonly keyRings?: readonly { readonly project: string; readonly region: string; readonly keyRing: string }[];
   readonly pkcs11Libraries?: readonly string[];
-  readonly mfaMethods?: readonly { readonly type: "totp" | "duo" | "okta" | "pingid"; readonly name?: string; readonly namespace?: string; readonly id?: string }[];
-  readonly authMounts?: readonly { readonly type: string; readonly path?: string; readonly namespace?: string; readonly accessor?: string }[];
-  readonly identityEntities?: readonly { readonly name: string; readonly namespace?: string; readonly id?: string }[];
-  readonly identityGroups?: readonly { readonly name: string; readonly namespace?: string; readonly id?: string }[];
+  readonly mfaMethods?: readonly SecretsMfaMethodFixture[];
+  readonly authMounts?: readonly SecretsAuthMountFixture[];
+  readonly identityEntities?: readonly SecretsIdentityFixture[];
+  readonly identityGroups?: readonly SecretsIdentityFixture[];
   /** The node's state (health codes). */
   readonly nodeState?: NodeState | SecretsNodeStateFixture;
+}
+
+/** An MFA method (`secrets.addMfaMethod`). */
+export interface SecretsMfaMethodFixture {
+  readonly type: "totp" | "duo" | "okta" | "pingid";
+  readonly name?: string;
+  readonly namespace?: string;
+  readonly id?: string;
+}
+
+/** An auth method mount (`secrets.addAuthMount`). */
+export interface SecretsAuthMountFixture {
+  readonly type: string;
+  readonly path?: string;
+  readonly namespace?: string;
+  readonly accessor?: string;
+}
+
+/** An identity entity or group (`secrets.addIdentityEntity`, `addIdentityGroup`). */
+export interface SecretsIdentityFixture {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly id?: string;
 }
 
 /** The node's state with its details (`secrets.setNodeState`). */

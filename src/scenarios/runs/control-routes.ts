@@ -74,6 +74,7 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/organizations",
+      doc: { body: '{"name"?: string (default "acme")}', answer: '201 {"name"}' },
       handler: ({ request }) => {
         const b = body(bodyText(request));
         return json(201, { name: controls.addOrganization(str(b.name, "name") ?? "acme") });
@@ -82,6 +83,7 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/workspaces",
+      doc: { body: '{"organization": string, "name"?, "autoApply"?: boolean, "vcsRepo"?: {"identifier", "branch"?, "provider"?, "htmlUrl"?}}', answer: '201 {"id", "name", "organization"}' },
       handler: ({ request }) => {
         const b = body(bodyText(request));
         const organization = str(b.organization, "organization", false) ?? "";
@@ -102,6 +104,7 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/users",
+      doc: { body: '{"username"?, "siteAdmin"?: boolean, "permissions"?: {"ws-...": "read" | "plan" | "write" | "admin"}, "organizationAccess"?: {"<organization>": level}}', answer: '201 {"id", "username", "token"}' },
       handler: ({ request }) => {
         const b = body(bodyText(request));
         const username = str(b.username, "username");
@@ -120,6 +123,7 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/outcomes",
+      doc: { body: 'an outcome script {"plan"?, "apply"?, "policyCheck"?, "costEstimation"?, "progression"?, "durations"?, ...} plus "workspaceId"?, "runId"? or "next": true (with a workspace)', answer: '200 {"ok": true}' },
       handler: ({ request }) => {
         const { workspaceId, runId, next, ...script } = body(bodyText(request));
         const ws = str(workspaceId, "workspaceId");
@@ -134,6 +138,7 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/cool-off",
+      doc: { body: '{"duration": "30s" | ms}', answer: '200 {"ok": true}' },
       handler: ({ request }) => {
         const { duration } = body(bodyText(request));
         if (typeof duration !== "string" && typeof duration !== "number") throw new UsageError('runs: "duration" must be a duration string or milliseconds');
@@ -144,6 +149,7 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/workspaces/:workspace_id/commits",
+      doc: { body: '{"message"?, "branch"?, "sha"?, "senderUsername"?, "tag"?, "pullRequest"?: {"number", "title"?, "body"?}, "files"?: {"path": "content"}, "fetch"?: "succeeds" | "errors"}', answer: '201 {"configurationVersionId", "ingressAttributesId"}' },
       handler: ({ request, params }) => {
         const b = body(bodyText(request)) as CommitOptions & Json;
         if (b.files !== undefined && (b.files === null || typeof b.files !== "object" || Array.isArray(b.files))) {
@@ -155,11 +161,13 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/runs/:run_id/step",
+      doc: { answer: '200 {"status"} (a cv-... id completes a VCS fetch)' },
       handler: ({ params }) => json(200, { status: controls.step(params.run_id ?? "") }),
     },
     {
       method: "GET",
       path: "/runs/:run_id",
+      doc: { answer: '200 the run as runs.run(id) reads it' },
       handler: ({ params }) => json(200, controls.run(params.run_id ?? "")),
     },
   ];

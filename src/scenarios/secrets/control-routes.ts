@@ -18,10 +18,11 @@ import type { SecretsScenario } from "./secrets-scenario.js";
  */
 export function secretsControlRoutes(controls: SecretsScenario): readonly Route[] {
   return [
-    { method: "GET", path: "/node-state", handler: () => json(200, { state: controls.nodeState }) },
+    { method: "GET", path: "/node-state", doc: { answer: '200 {"state"}' }, handler: () => json(200, { state: controls.nodeState }) },
     {
       method: ["POST", "PUT"],
       path: "/node-state",
+      doc: { body: '{"state": "active" | "standby" | "performance-standby" | "dr-secondary-active" | "dr-secondary-standby" | "not-initialized" | "sealed", "unstable"?: boolean, "version"?: string}', answer: '200 {"state"}; 400 an unknown state' },
       handler: ({ request }) => {
         let body: unknown;
         try {
@@ -40,6 +41,6 @@ export function secretsControlRoutes(controls: SecretsScenario): readonly Route[
         return json(200, { state: controls.nodeState });
       },
     },
-    { method: "GET", path: "/root-token", handler: () => json(200, { token: controls.rootToken }) },
+    { method: "GET", path: "/root-token", doc: { answer: '200 {"token"}' }, handler: () => json(200, { token: controls.rootToken }) },
   ];
 }

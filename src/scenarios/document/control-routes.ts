@@ -1,0 +1,357 @@
+/**
+ * The dev server's `/_sim/` routes for every fixture of every service, built on scenario documents:
+ * each route's body is one fixture of a document section (validated by the same schema, loaded by
+ * the same loader), so a curl user gets exactly what a document or a TypeScript test gets. Plus
+ * `POST /_sim/scenario`, which loads a whole document (JSON or YAML by content type).
+ *
+ * Body shapes in `GET /_sim/` come from the generated schema's definitions, not from a hand list.
+ */
+import { isYamlType } from "../../interceptors/control.js";
+import { bodyText, empty, json, type Route } from "../../interceptors/http.js";
+import { UsageError } from "../../simulator/kernel/errors.js";
+import { SECRETS } from "../../simulator/secrets/errors.js";
+import type { SecretsState } from "../../simulator/secrets/state.js";
+import { sshScenario } from "../secrets/ssh/ssh-scenario.js";
+import { ScenarioDocumentError } from "./errors.js";
+import { loadScenario, type ScenarioNames, type ScenarioTarget } from "./load.js";
+import { parseScenarioText } from "./parse.js";
+import type { ScenarioDocument } from "./types.js";
+import { scenarioSchema } from "./validate.js";
+
+type Json = Record<string, unknown>;
+
+/** A fixture route: where it lives, which document section its body is, what it answers. */
+interface FixtureRoute {
+  readonly service: "runs" | "accessControl" | "secrets";
+  readonly path: string;
+  /** The document section under the service (`policies`); a list unless `single`. */
+  readonly section: string;
+  /** The schema definition of one item (for the listed body shape). */
+  readonly definition: string;
+  readonly single?: boolean;
+  /** The body's shape when it is not one section item (listed as is). */
+  readonly bodyShape?: string;
+  /** Fills in what the route lets a curl user leave out (a document name for tokens). */
+  readonly prepare?: (body: Json) => unknown;
+  readonly answer: string;
+  readonly respond: (target: ScenarioTarget, names: ScenarioNames, body: Json) => unknown;
+}
+
+const UNNAMED = "token";
+
+const withName = (body: Json): Json => ({ ...body, name: typeof body.name === "string" ? body.name : UNNAMED });
+
+const FIXTURE_ROUTES: readonly FixtureRoute[] = [
+  {
+    service: "runs",
+    path: "/teams",
+    section: "teams",
+    definition: "RunsTeamFixture",
+    answer: '201 {"id", "name", "organization"}',
+    respond: (_t, names) => {
+      const [key, id] = Object.entries(names.runs.teams)[0] ?? ["", ""];
+      return { id, name: key.slice(key.indexOf("/") + 1), organization: key.slice(0, key.indexOf("/")) };
+    },
+  },
+  {
+    service: "runs",
+    path: "/tokens",
+    section: "tokens",
+    definition: "RunsTokenFixture",
+    prepare: withName,
+    answer: '201 {"token"}: the bearer value',
+    respond: (_t, names) => ({ token: Object.values(names.runs.tokens)[0] }),
+  },
+  {
+    service: "accessControl",
+    path: "/settings",
+    section: "settings",
+    single: true,
+    definition: "AccessControlSettingsPatch",
+    answer: "200 the settings",
+    respond: (t) => t.accessControl.settings,
+  },
+  {
+    service: "accessControl",
+    path: "/namespaces",
+    section: "namespaces",
+    definition: "AccessControlNamespaceFixture",
+    answer: '201 {"name"}',
+    respond: (_t, _n, body) => ({ name: body.name }),
+  },
+  {
+    service: "accessControl",
+    path: "/policies",
+    section: "policies",
+    definition: "PolicyInput",
+    answer: "201 the policy (id, name, rules, ...)",
+    respond: (t, _n, body) => t.accessControl.policy(String(body.name), typeof body.namespace === "string" ? body.namespace : undefined),
+  },
+  {
+    service: "accessControl",
+    path: "/roles",
+    section: "roles",
+    definition: "AccessControlRoleFixture",
+    answer: "201 the role (id, name, policies, ...)",
+    respond: (t, _n, body) => t.accessControl.role(String(body.name), typeof body.namespace === "string" ? body.namespace : undefined),
+  },
+  {
+    service: "accessControl",
+    path: "/auth-methods",
+    section: "authMethods",
+    definition: "AccessControlAuthMethodFixture",
+    answer: "201 the auth method",
+    respond: (t, _n, body) => t.accessControl.authMethod(String(body.name), typeof body.namespace === "string" ? body.namespace : undefined),
+  },
+  {
+    service: "accessControl",
+    path: "/binding-rules",
+    section: "bindingRules",
+    definition: "AccessControlBindingRuleFixture",
+    answer: '201 {"bindingRules": [...]}: the auth method\'s rules, the new one included',
+    respond: (t, _n, body) => ({ bindingRules: t.accessControl.bindingRules().filter((r) => r.authMethod === body.authMethod) }),
+  },
+  {
+    service: "accessControl",
+    path: "/tokens",
+    section: "tokens",
+    definition: "AccessControlTokenFixture",
+    prepare: withName,
+    answer: '201 the token, SecretID shown ({"accessorId", "secretId", "policies", "roles", "expirationTime", ...})',
+    respond: (t, names) => t.accessControl.token(Object.values(names.accessControl.tokens)[0]?.accessorId ?? ""),
+  },
+  {
+    service: "secrets",
+    path: "/namespaces",
+    section: "namespaces",
+    definition: "",
+    bodyShape: '{"path": string} (e.g. "ns1" or "ns1/ns2")',
+    prepare: (body) => body.path,
+    answer: '201 {"path"}',
+    respond: (_t, _n, body) => ({ path: body.path }),
+  },
+  {
+    service: "secrets",
+    path: "/mounts",
+    section: "mounts",
+    definition: "SecretsMountFixture",
+    answer: '201 {"path", "type", "description", "allowedManagedKeys"}',
+    respond: (t, _n, body) => t.secrets.mounts().find((m) => m.path === String(body.path).replace(/^\/+|\/+$/g, "")),
+  },
+  {
+    service: "secrets",
+    path: "/policies",
+    section: "policies",
+    definition: "SecretsPolicyFixture",
+    answer: '201 {"name"}',
+    respond: (_t, _n, body) => ({ name: body.name }),
+  },
+  {
+    service: "secrets",
+    path: "/tokens",
+    section: "tokens",
+    definition: "SecretsTokenFixture",
+    prepare: withName,
+    answer: '201 {"token", "accessor", "policies", "expiresAt"}: send token as X-Secrets-Token',
+    respond: (t, names) => {
+      const secret = Object.values(names.secrets.tokens)[0] ?? "";
+      return t.sim.read<SecretsState, unknown>(SECRETS, (ctx) => {
+        const record = ctx.state.tokens[secret];
+        return record === undefined ? undefined : { token: record.id, accessor: record.accessor, policies: record.policies, expiresAt: record.expiresAt };
+      });
+    },
+  },
+  {
+    service: "secrets",
+    path: "/ssh",
+    section: "ssh",
+    definition: "SshFixture",
+    answer: '201 {"mount", "caPublicKey", "roles": [...]}',
+    respond: (t, _n, body) => {
+      const mount = typeof body.mount === "string" ? body.mount : "ssh";
+      const ssh = sshScenario(t.secrets, mount);
+      const roles = t.secrets.readMount<{ roles: Record<string, unknown> }, string[]>(mount, (ctx) => Object.keys(ctx.mount.roles).sort());
+      return { mount, caPublicKey: ssh.caPublicKey() ?? null, roles };
+    },
+  },
+  {
+    service: "secrets",
+    path: "/cloud",
+    section: "cloud",
+    definition: "CloudFixture",
+    answer: '201 {"mount"}',
+    respond: (_t, _n, body) => ({ mount: typeof body.mount === "string" ? body.mount : "cloud" }),
+  },
+  { service: "secrets", path: "/backend-keys", section: "backendKeys", definition: "BackendKeyFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
+  { service: "secrets", path: "/mfa-methods", section: "mfaMethods", definition: "SecretsMfaMethodFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
+  { service: "secrets", path: "/auth-mounts", section: "authMounts", definition: "SecretsAuthMountFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
+  { service: "secrets", path: "/identity-entities", section: "identityEntities", definition: "SecretsIdentityFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
+  { service: "secrets", path: "/identity-groups", section: "identityGroups", definition: "SecretsIdentityFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
+];
+
+/** A JSON object body (`{}` when empty). */
+function jsonBody(text: string): Json {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text === "" ? "{}" : text);
+  } catch (error) {
+    throw new UsageError(`the body must be a JSON object: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("the body must be a JSON object");
+  return parsed as Json;
+}
+
+/** Re-raises a document error with pointers relative to the body (`/accessControl/policies/0/name` -> `/name`). */
+function relative(error: unknown, prefix: string): never {
+  if (!(error instanceof ScenarioDocumentError)) throw error;
+  const lines = error.problems.map((p) => `${p.path.startsWith(prefix) ? p.path.slice(prefix.length) || "(body)" : p.path}: ${p.expected}`);
+  throw new UsageError(lines.join("; "));
+}
+
+/** A compact shape of a schema definition: `{"name": string, "rules"?: string, ...}`. */
+function shapeOf(definition: string): string {
+  const definitions = (scenarioSchema().definitions ?? {}) as Record<string, Json>;
+  const label = (schema: Json | undefined, depth: number): string => {
+    if (schema === undefined) return "any";
+    if (typeof schema.$ref === "string") {
+      const name = schema.$ref.replace("#/definitions/", "");
+      const target = definitions[name];
+      return target !== undefined && (target.enum !== undefined || target.type !== "object" || depth === 0) ? label(target, depth + 1) : name;
+    }
+    if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+    if (Array.isArray(schema.anyOf)) return (schema.anyOf as Json[]).map((s) => label(s, depth + 1)).join(" | ");
+    if (schema.type === "array") return `[${label(schema.items as Json | undefined, depth + 1)}]`;
+    if (Array.isArray(schema.type)) return schema.type.join(" | ");
+    if (schema.type === "object" && schema.properties !== undefined && depth <= 1) {
+      const required = new Set((schema.required as string[] | undefined) ?? []);
+      const fields = Object.entries(schema.properties as Record<string, Json>).map(([name, sub]) => `"${name}"${required.has(name) ? "" : "?"}: ${label(sub, depth + 1)}`);
+      return `{${fields.join(", ")}}`;
+    }
+    if (schema.type === "object") return "object";
+    return typeof schema.type === "string" ? schema.type : "any";
+  };
+  return label(definitions[definition] ?? { $ref: `#/definitions/${definition}` }, 0);
+}
+
+/** A route doc whose body shape is read from the schema when `GET /_sim/` lists it. */
+function lazyDoc(definition: string, answer: string): Route["doc"] {
+  let body: string | undefined;
+  return {
+    get body() {
+      body ??= shapeOf(definition);
+      return body;
+    },
+    answer,
+  };
+}
+
+/**
+ * The fixture routes of one service (`/_sim/<key>/...`, relative paths), for `Doubles`:
+ * POST a fixture, in the shape of one item of the matching scenario document section.
+ * @example documentControlRoutes(doubles, "accessControl").map((r) => r.path) // ["/settings", "/namespaces", "/policies", ...]
+ */
+export function documentControlRoutes(target: ScenarioTarget, service: "runs" | "accessControl" | "secrets"): Route[] {
+  const routes: Route[] = FIXTURE_ROUTES.filter((r) => r.service === service).map((fixture) => ({
+    method: "POST",
+    path: fixture.path,
+    doc: fixture.bodyShape === undefined ? lazyDoc(fixture.definition, fixture.answer) : { body: fixture.bodyShape, answer: fixture.answer },
+    handler: ({ request }) => {
+      const body = jsonBody(bodyText(request));
+      const item = fixture.prepare?.(body) ?? body;
+      const document = { [service]: { [fixture.section]: fixture.single ? item : [item] } } as ScenarioDocument;
+      let names: ScenarioNames;
+      try {
+        names = loadScenario(target, document).names;
+      } catch (error) {
+        relative(error, `/${service}/${fixture.section}${fixture.single ? "" : "/0"}`);
+      }
+      return json(fixture.single ? 200 : 201, fixture.respond(target, names, body) ?? null);
+    },
+  }));
+  if (service === "accessControl") {
+    routes.push(
+      {
+        method: "GET",
+        path: "/bootstrap-token",
+        doc: { answer: '200 {"accessorId", "secretId"}: full access (send secretId as X-Acl-Token)' },
+        handler: () => json(200, target.accessControl.bootstrapToken),
+      },
+      {
+        method: "DELETE",
+        path: "/tokens/:accessor_id",
+        doc: { answer: "204, the token deleted (also when it did not exist)" },
+        handler: ({ params }) => {
+          target.accessControl.deleteToken(params.accessor_id ?? "");
+          return empty(204);
+        },
+      },
+    );
+  }
+  if (service === "secrets") {
+    routes.push({
+      method: "DELETE",
+      path: "/tokens/:token",
+      doc: { answer: "204, the token revoked (requests with it get 403)" },
+      handler: ({ params }) => {
+        target.secrets.revokeToken(params.token ?? "");
+        return empty(204);
+      },
+    });
+  }
+  if (service === "runs") {
+    for (const [path, step, answer] of [
+      ["/configuration-versions", "uploadConfiguration", "UploadConfigurationStep"],
+      ["/runs", "queueRun", "QueueRunStep"],
+    ] as const) {
+      routes.push({
+        method: "POST",
+        path,
+        doc: lazyDoc(answer, '201 the run it queued, as runs.run(id) reads it (null when none was queued)'),
+        handler: ({ request }) => {
+          const body = { ...jsonBody(bodyText(request)), name: "run" };
+          let runId: string | undefined;
+          try {
+            const loaded = loadScenario(target, { timeline: [{ [step]: body }] } as ScenarioDocument);
+            loaded.play();
+            runId = loaded.names.runs.runs.run;
+          } catch (error) {
+            relative(error, `/timeline/0/${step}`);
+          }
+          return json(201, runId === undefined ? null : target.runs.run(runId));
+        },
+      });
+    }
+  }
+  return routes;
+}
+
+/**
+ * `POST /_sim/scenario`: loads a scenario document from a JSON body or a YAML one
+ * (`Content-Type: application/yaml`); with `?play=true` also plays its timeline.
+ * Answers 201 `{"names": ..., "transcript"?: {"ok", "passed", "failed", "lines"}}`, or 400 with
+ * the JSON pointer and what was expected for a document that does not fit.
+ * @example // curl -H 'content-type: application/yaml' --data-binary @world.yaml $URL/_sim/scenario
+ */
+export function scenarioControlRoutes(target: ScenarioTarget): Route[] {
+  return [
+    {
+      method: "POST",
+      path: "/",
+      doc: {
+        body: "a scenario document (JSON, or YAML with Content-Type: application/yaml); ?play=true plays its timeline",
+        answer: '201 {"names": {...}, "transcript"?: {"ok", "passed", "failed", "lines"}}; 400 where the document does not fit and what was expected',
+      },
+      handler: ({ request, query }) => {
+        const text = bodyText(request);
+        const format = isYamlType(request.headers["content-type"]) ? "yaml" : "json";
+        const loaded = loadScenario(target, parseScenarioText(text, format));
+        const play = query.get("play")?.toLowerCase() === "true";
+        const transcript = play ? loaded.play() : undefined;
+        return json(201, {
+          names: loaded.names,
+          ...(transcript === undefined ? {} : { transcript: { ok: transcript.ok, passed: transcript.passed, failed: transcript.failed, lines: transcript.lines } }),
+        });
+      },
+    },
+  ];
+}
