@@ -61,3 +61,4 @@ export { ModelMismatch, storyDuration, type ClientHook, type ModelTarget, type M
 export { runOutcome, runsCommands, runsModelSetup, type RunsCommandsOptions, type RunsModel, type RunsWorld } from "./models/runs-model.js";
 export { tokensCommands, tokensModelSetup, type ModelToken, type TokensCommandsOptions, type TokensModel, type TokensWorld } from "./models/tokens-model.js";
 export { secretsCommands, secretsModelSetup, type ModelLease, type SecretsCommandsOptions, type SecretsModel, type SecretsWorld } from "./models/secrets-model.js";
+export { describeTimeline, faultStep, playStep, timeline, type TimelineOptions, type TimelineStep } from "./timelines.js";

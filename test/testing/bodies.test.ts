@@ -12,7 +12,7 @@ import { cloneTokenBody, invalidTokenBody, tokenBody, tokenUpdateBody } from "..
 import { invalidSshRoleBody, sshRoleBody } from "../../src/testing/secrets-bodies.js";
 import { describeEachTransport } from "../support/transports.js";
 
-const NUM_RUNS = 12;
+const NUM_RUNS = 8;
 
 function runsWorld(doubles: Doubles, api: string) {
   const runs = doubles.runs;

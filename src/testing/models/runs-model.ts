@@ -188,6 +188,8 @@ export interface RunsCommandsOptions {
   readonly client?: ClientHook<RunsWorld>;
   /** Longest scenario (default 20 commands). */
   readonly maxCommands?: number;
+  /** fast-check's `replayPath` of a printed counterexample (`/*replayPath="..."*\/`), to replay its command choices. */
+  readonly replayPath?: string;
 }
 
 /**
@@ -213,7 +215,7 @@ export function runsCommands(options: RunsCommandsOptions = {}): fc.Arbitrary<It
     const hook = options.client;
     commands.push(fc.constant(hook).map((h) => new ClientStep(h)));
   }
-  return fc.commands(commands, { maxCommands: options.maxCommands ?? 20 });
+  return fc.commands(commands, { maxCommands: options.maxCommands ?? 20, ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}) });
 }
 
 /**

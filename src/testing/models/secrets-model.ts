@@ -217,6 +217,8 @@ export interface SecretsCommandsOptions {
   readonly client?: ClientHook<SecretsWorld>;
   /** Longest scenario (default 20 commands). */
   readonly maxCommands?: number;
+  /** fast-check's `replayPath` of a printed counterexample (`/*replayPath="..."*\/`), to replay its command choices. */
+  readonly replayPath?: string;
 }
 
 /**
@@ -241,7 +243,7 @@ export function secretsCommands(options: SecretsCommandsOptions = {}): fc.Arbitr
     fc.constantFrom(60_000, 5 * 60_000, 10 * 60_000, 30 * 60_000, 3_600_000).map((ms) => new Advance(ms)),
   ];
   if (options.client !== undefined) commands.push(fc.constant(options.client).map((hook) => new ClientStep(hook)));
-  return fc.commands(commands, { maxCommands: options.maxCommands ?? 20 });
+  return fc.commands(commands, { maxCommands: options.maxCommands ?? 20, ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}) });
 }
 
 /**

@@ -193,6 +193,8 @@ export interface TokensCommandsOptions {
   readonly client?: ClientHook<TokensWorld>;
   /** Longest scenario (default 20 commands). */
   readonly maxCommands?: number;
+  /** fast-check's `replayPath` of a printed counterexample (`/*replayPath="..."*\/`), to replay its command choices. */
+  readonly replayPath?: string;
 }
 
 /**
@@ -217,7 +219,7 @@ export function tokensCommands(options: TokensCommandsOptions = {}): fc.Arbitrar
     fc.constantFrom(60_000, 90_000, 10 * 60_000, 3_600_000, 86_400_000).map((ms) => new Advance(ms)),
   ];
   if (options.client !== undefined) commands.push(fc.constant(options.client).map((hook) => new ClientStep(hook)));
-  return fc.commands(commands, { maxCommands: options.maxCommands ?? 20 });
+  return fc.commands(commands, { maxCommands: options.maxCommands ?? 20, ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}) });
 }
 
 /**
