@@ -8,7 +8,8 @@ import { clockDurationMs } from "../simulator/kernel/clock.js";
 import { DomainError, isDomainError, UsageError, type DomainErrorCode } from "../simulator/kernel/errors.js";
 import type { Simulator, SimulatorSnapshot } from "../simulator/kernel/simulator.js";
 import { isoMillis } from "../simulator/kernel/time.js";
-import type { Handler, JournalEntry } from "./handler.js";
+import type { Handler } from "./handler.js";
+import { journalWire, type JournalEntry } from "./journal.js";
 import { bodyText, empty, json, type HttpService, type Route, type ServiceMount, type SimRequest, type SimResponse } from "./http.js";
 
 /** Path prefix of the control API on the server's origin. */
@@ -73,7 +74,7 @@ export interface ClockView {
  * | `POST /_sim/reset` | | back to the starting state (the clock keeps its time; faults and journal emptied); `{"reset": true, "now", "epochMs", "advanceable"}` |
  * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool}` |
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
- * | `GET /_sim/journal` | | `{"entries": [{"at", "epochMs", "service", "method", "url", "status", "headers", "fault"?}]}` (service requests only; credentials in the query and headers masked as `***` unless `?reveal=true`) |
+ * | `GET /_sim/journal` | | `{"entries": [{"seq", "at", "epochMs", "durationMs", "service", "method", "url", "route", "operation", "status", "fault", "headers", "requestBody", "responseHeaders", "responseBody"}]}` (service requests only; bodies as `{"text" or "base64", "size", "truncated"}`; credentials in the query, headers and JSON bodies masked as `***` unless `?reveal=true`) |
  * | `DELETE /_sim/journal` | | 204, journal emptied |
  * | `POST /_sim/faults` | a fault, e.g. `{"service": "runs", "route": "POST /api/v2/runs/:run_id/actions/apply", "answer": "rate-limited", "times": 1}` | 201 `{"fault": {"id": "fault-1", ..., "seen": 0, "applied": 0}}`; 400 a bad definition |
  * | `GET /_sim/faults` | | `{"faults": [...]}` |
@@ -168,16 +169,7 @@ function coreRoutes(options: ControlApiOptions, plugins: readonly { readonly pre
           entries: options
             .journal()
             .filter((entry) => !entry.service?.startsWith(CONTROL_SERVICE))
-            .map((entry) => ({
-              at: isoMillis(entry.at),
-              epochMs: entry.at,
-              service: entry.service ?? null,
-              method: entry.method,
-              url: reveal ? entry.url : maskUrl(entry.url),
-              status: entry.status,
-              headers: reveal ? (entry.headers ?? {}) : maskHeaders(entry.headers ?? {}),
-              ...(entry.fault === undefined ? {} : { fault: entry.fault }),
-            })),
+            .map((entry) => journalWire(entry, reveal)),
         });
       },
     },
@@ -352,9 +344,6 @@ export const CONTROL_TOKEN_HEADER = "x-infra-doubles-control-token";
 /** Query parameter of `GET /_sim/journal` that shows credentials unmasked (`?reveal=true`). */
 export const REVEAL_PARAMETER = "reveal";
 
-/** What stands in for a masked credential in the journal. */
-export const MASK = "***";
-
 /** Who may use the `/_sim/` control API of a server (see docs/decisions/security.md). */
 export interface ControlAccessPolicy {
   /**
@@ -424,6 +413,9 @@ export function guardControl(handler: Handler, policy: ControlAccessPolicy): Han
     },
     get journal() {
       return handler.journal;
+    },
+    get requests() {
+      return handler.requests;
     },
     owns: (url) => handler.owns(url),
     maxBodyBytes: (url) => handler.maxBodyBytes(url),
@@ -519,44 +511,4 @@ function tokenMatches(sent: string | undefined, token: string): boolean {
   return timingSafeEqual(digest(sent.trim()), digest(token));
 }
 
-/** Query parameters whose values the journal masks (`token`, `client_token`, `password`, ...). */
-const CREDENTIAL_PARAMETER = /token|secret|password|passwd|passphrase|credential|signature|api[-_]?key|access[-_]?key|private[-_]?key|^auth|^code$|^otp$/i;
-
-/** Headers whose values the journal masks. */
-const CREDENTIAL_HEADER = /token|authorization|cookie|secret|password|api[-_]?key|^x-amz-security/i;
-
-/**
- * A URL with the values of credential-like query parameters replaced by {@link MASK}
- * (`?token=s.abc` becomes `?token=***`); other parameters and the path are kept as sent.
- * @example maskUrl("http://127.0.0.1:8080/v1/sys/health?token=abc&x=1") // "http://127.0.0.1:8080/v1/sys/health?token=***&x=1"
- */
-export function maskUrl(href: string): string {
-  const at = href.indexOf("?");
-  if (at < 0) return href;
-  const hash = href.indexOf("#", at);
-  const query = href.slice(at + 1, hash < 0 ? undefined : hash);
-  const masked = query
-    .split("&")
-    .map((pair) => {
-      const eq = pair.indexOf("=");
-      const rawName = eq < 0 ? pair : pair.slice(0, eq);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replace(/\+/g, " "));
-      } catch {
-        // keep the raw name
-      }
-      return eq >= 0 && CREDENTIAL_PARAMETER.test(name) ? `${rawName}=${MASK}` : pair;
-    })
-    .join("&");
-  return `${href.slice(0, at + 1)}${masked}${hash < 0 ? "" : href.slice(hash)}`;
-}
-
-/**
- * Headers with the values of credential headers (`X-Vault-Token`, `X-Consul-Token`,
- * `Authorization`, cookies, ...) replaced by {@link MASK}.
- * @example maskHeaders({ "x-vault-token": "s.abc", accept: "*\/*" }) // { "x-vault-token": "***", accept: "*\/*" }
- */
-export function maskHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) ? MASK : value]));
-}
+export { MASK, maskHeaders, maskUrl } from "./journal.js";

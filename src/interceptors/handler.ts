@@ -8,43 +8,25 @@ import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultPlan, FaultSource } from "./faults.js";
 import { encodeHeaderValues } from "./header-values.js";
 import type { EndpointNote, HttpService, Route, ServiceMount, SimRequest, SimResponse } from "./http.js";
-import { catalogHas, catalogOf, isMatch, matchRoute, nearestInCatalog, routeEndpoint } from "./router.js";
+import { JournalBody, RequestJournal, type JournalEntry } from "./journal.js";
+import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, nearestInCatalog, routeEndpoint } from "./router.js";
+
+export type { JournalEntry } from "./journal.js";
 
 /** Response header naming the nearest real endpoints when a request matches none. */
 export const NEAREST_HEADER = "x-infra-doubles-nearest";
-
-/** One handled request, as kept in the journal. */
-export interface JournalEntry {
-  /** Simulator time when the request was answered, ms since the epoch. */
-  readonly at: number;
-  readonly service: string | undefined;
-  readonly method: string;
-  readonly url: string;
-  readonly status: number;
-  /** The request's headers as received (names in lower case); the control API masks credentials. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** For a request that matches none of the service's endpoints: the nearest ones (`METHOD /path`). */
-  readonly nearest?: readonly string[];
-  /** For a 500 that is a bug of the fake: the error's stack trace (never sent in the response). */
-  readonly error?: string;
-  /**
-   * The id of the fault applied to this request (`doubles.faults`), if any. A dropped connection
-   * is journalled with status 0.
-   */
-  readonly fault?: string;
-}
 
 /** Options of {@link createHandler}. */
 export interface HandlerOptions {
   readonly sim: Simulator;
   readonly mounts: readonly ServiceMount[];
-  /** Keep at most this many journal entries (default 1000; 0 keeps none). */
+  /** Keep at most this many journal entries (default 1000; 0 keeps none); ignored when `journal` is given. */
   readonly journalLimit?: number;
   /**
-   * The array entries are appended to (default: a new one). Handlers given the same array keep
-   * one journal: `createDoubles()` hands its nock handler and every server's handler the same.
+   * The journal entries are recorded in (default: a new one). Handlers given the same journal keep
+   * one: `createDoubles()` hands its nock handler and every server's handler the same.
    */
-  readonly journal?: JournalEntry[];
+  readonly journal?: RequestJournal;
   /** Faults to apply (`doubles.faults`): asked once per routed request. */
   readonly faults?: FaultSource;
   /**
@@ -71,8 +53,10 @@ export interface Handler {
   owns(url: URL): boolean;
   /** Every origin some mount lives on. */
   readonly origins: readonly string[];
-  /** Requests answered so far, oldest first. */
+  /** Requests answered so far, oldest first (a copy of {@link Handler.requests}' entries). */
   readonly journal: readonly JournalEntry[];
+  /** The journal itself: filters, dump, limits. */
+  readonly requests: RequestJournal;
   clearJournal(): void;
   /**
    * The longest request body the service mounted at `url` accepts, in bytes (`undefined`: no
@@ -90,30 +74,36 @@ export interface Handler {
  */
 export function createHandler(options: HandlerOptions): Handler {
   const { sim, mounts } = options;
-  const limit = options.journalLimit ?? 1000;
-  const journal: JournalEntry[] = options.journal ?? [];
+  const journal = options.journal ?? new RequestJournal({ limit: options.journalLimit ?? 1000 });
   const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
 
   const unjournaled = new Set(mounts.filter((m) => m.service.journaled === false).map((m) => m.service.name));
   const observe = options.observe;
-  const record = (request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown, fault?: string, endpoint?: string): SimResponse => {
+  /**
+   * Records one answered request (bodies kept up to the journal's limit, not decoded; the
+   * response as the service gave it, before header values are made printable).
+   */
+  const record = (note: RequestNote, request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown, fault?: string, endpoint?: string): SimResponse => {
     if (observe !== undefined && service !== undefined) observe(service, endpoint, response.status);
-    if (service !== undefined && unjournaled.has(service)) return response;
-    const nearest = response.headers[NEAREST_HEADER]?.split("; ");
-    if (limit > 0) {
-      journal.push({
-        at,
-        service,
-        method: request.method,
-        url: request.url.href,
-        status: response.drop === undefined ? response.status : 0,
-        headers: request.headers,
-        ...(nearest ? { nearest } : {}),
-        ...(error === undefined ? {} : { error: stackOf(error) }),
-        ...(fault === undefined ? {} : { fault }),
-      });
-      if (journal.length > limit) journal.shift();
-    }
+    if (journal.limit === 0 || (service !== undefined && unjournaled.has(service))) return response;
+    const nearest = response.headers[NEAREST_HEADER];
+    journal.record({
+      at,
+      startedAt: note.startedAt,
+      service,
+      method: request.method,
+      url: request.url.href,
+      route: note.route,
+      operation: note.operation,
+      requestHeaders: request.headers,
+      requestBody: JournalBody.of(request.body, journal.maxBodyBytes),
+      status: response.drop === undefined ? response.status : 0,
+      responseHeaders: response.headers,
+      responseBody: JournalBody.of(response.body, journal.maxBodyBytes),
+      nearest: nearest === undefined ? undefined : nearest.split("; "),
+      error: error === undefined ? undefined : stackOf(error),
+      fault,
+    });
     return response;
   };
 
@@ -139,33 +129,35 @@ export function createHandler(options: HandlerOptions): Handler {
     sim,
     mounts,
     origins,
-    journal,
-    clearJournal: () => {
-      journal.length = 0;
+    get journal() {
+      return journal.entries;
     },
+    requests: journal,
+    clearJournal: () => journal.clear(),
     owns: (url) => origins.includes(url.origin),
     maxBodyBytes: (url) => matchRoute(mounts, "POST", url)?.mount.service.bodyLimit?.maxBytes,
     async handle(request) {
+      const note = new RequestNote(sim.clock.now());
       let response: SimResponse;
       try {
-        response = await answer(request);
+        response = await answer(request, note);
       } catch (error) {
         // Only a bug gets here (a timed move that throws while catching up, ...): still an answer,
         // journalled at the clock's time without catching up again (the next request will).
-        response = record(request, undefined, bugResponse(error), Math.max(sim.clock.now(), journal.at(-1)?.at ?? 0), error);
+        response = record(note, request, undefined, bugResponse(error), Math.max(sim.clock.now(), journal.last()?.at ?? 0), error);
       }
       return finalize(response);
     },
   };
 
-  async function answer(request: SimRequest): Promise<SimResponse> {
+  async function answer(request: SimRequest, journalNote: RequestNote): Promise<SimResponse> {
     sim.catchUp(); // before routing: a due move fires (or fails) whatever the request
     // Methods are case-sensitive, as in Go's net/http: `delete` is an unknown method, not DELETE.
     const method = request.method;
     const normalized: SimRequest = request;
     const result = matchRoute(mounts, method, request.url);
     if (result === undefined) {
-      return record(normalized, undefined, {
+      return record(journalNote, normalized, undefined, {
         status: 404,
         headers: { "content-type": "text/plain; charset=utf-8" },
         body: `infra-doubles: no service is mounted at ${request.url.origin}${request.url.pathname}; mounted bases: ${mounts
@@ -176,11 +168,16 @@ export function createHandler(options: HandlerOptions): Handler {
     const service = result.mount.service;
     const bodyLimit = service.bodyLimit;
     if (bodyLimit !== undefined && (request.bodyTooLarge === true || request.body.length > bodyLimit.maxBytes)) {
-      return record(normalized, service.name, bodyLimit.tooLarge(normalized));
+      return record(journalNote, normalized, service.name, bodyLimit.tooLarge(normalized));
     }
     if (!isMatch(result)) {
       const miss = service.noRoute(normalized, result.nearest, result.methodMismatch);
-      return record(normalized, service.name, annotate(normalized, result.mount, result.path, miss));
+      return record(journalNote, normalized, service.name, annotate(normalized, result.mount, result.path, miss));
+    }
+    // A catch-all row (any method) is no endpoint: it names what it matched, if anything, itself.
+    if (result.route.method !== ANY_METHOD) {
+      journalNote.route = result.route.path;
+      journalNote.operation = result.route.operation;
     }
     // Only when observed: the route names the endpoint it reached (a dispatching route) here.
     const note: EndpointNote | undefined = observe === undefined ? undefined : {};
@@ -190,7 +187,7 @@ export function createHandler(options: HandlerOptions): Handler {
     if (plan !== undefined) {
       await plan.delay?.(request.signal);
       if (!plan.commit && (plan.answer !== undefined || plan.connection !== undefined)) {
-        return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, plan.id, endpointOf());
+        return record(journalNote, normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, plan.id, endpointOf());
       }
     }
     const fault = plan?.id;
@@ -203,17 +200,18 @@ export function createHandler(options: HandlerOptions): Handler {
         mount: result.mount,
         path: result.path,
         ...(note === undefined ? {} : { endpoint: note }),
+        describe: journalNote.describe,
       });
-      if (plan?.commit === true) return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
-      return record(normalized, service.name, annotate(normalized, result.mount, result.path, response), sim.now(), undefined, fault, endpointOf());
+      if (plan?.commit === true) return record(journalNote, normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
+      return record(journalNote, normalized, service.name, annotate(normalized, result.mount, result.path, response), sim.now(), undefined, fault, endpointOf());
     } catch (error) {
       if (isDomainError(error)) {
         // A commit-then-fail fault whose request failed anyway: nothing was kept; the client still
         // sees the fault (as it would had the connection dropped after the failure).
-        if (plan?.commit === true) return record(normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
-        return record(normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)), sim.now(), undefined, fault, endpointOf());
+        if (plan?.commit === true) return record(journalNote, normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
+        return record(journalNote, normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)), sim.now(), undefined, fault, endpointOf());
       }
-      return record(normalized, service.name, bugResponse(error), sim.now(), error, fault, endpointOf());
+      return record(journalNote, normalized, service.name, bugResponse(error), sim.now(), error, fault, endpointOf());
     }
   }
 }
@@ -257,6 +255,20 @@ async function faultResponse(plan: FaultPlan, service: HttpService, request: Sim
  */
 function finalize(response: SimResponse): SimResponse {
   return { ...response, headers: encodeHeaderValues(response.headers) };
+}
+
+/** What the handler learns about one request while answering it, for its journal entry. */
+class RequestNote {
+  route: string | undefined = undefined;
+  operation: string | undefined = undefined;
+
+  constructor(readonly startedAt: number) {}
+
+  /** {@link RouteContext.describe}: a route that dispatches further names what it matched. */
+  readonly describe = (route: string, operation?: string): void => {
+    this.route = route;
+    if (operation !== undefined) this.operation = operation;
+  };
 }
 
 function stackOf(error: unknown): string {

@@ -67,6 +67,12 @@ export interface RouteContext {
    * Absent when nothing observes.
    */
   readonly endpoint?: EndpointNote;
+  /**
+   * For a route that dispatches further (the secrets service's catch-all): names the route template
+   * (relative to the base, e.g. `/sys/mounts/*path`) and operation it matched, for the journal.
+   * Absent when the route is called outside a handler.
+   */
+  readonly describe?: (route: string, operation?: string) => void;
 }
 
 /** The endpoint a request reached, named by the route that answered it (for coverage). */
@@ -90,7 +96,7 @@ export interface Route {
   readonly base?: string;
   /**
    * The operation the row performs, in the spec's words (`apply run`, `create token`): faults
-   * match it (`{ operation: "apply run" }`).
+   * match it (`{ operation: "apply run" }`), and the journal reports it.
    */
   readonly operation?: string;
   /**

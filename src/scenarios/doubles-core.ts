@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { networkInterfaces } from "node:os";
 import { bindsBeyondLoopback, controlHosts, controlMounts, guardControl, type PluginControlRoutes } from "../interceptors/control.js";
-import { createHandler, type Handler, type JournalEntry } from "../interceptors/handler.js";
+import { createHandler, type Handler } from "../interceptors/handler.js";
+import { RequestJournal, type JournalOptions } from "../interceptors/journal.js";
 import type { HttpService, ServiceMount } from "../interceptors/http.js";
 import { interceptWithNock, type NockInterception } from "../interceptors/nock-adapter.js";
 import { interceptWithInterceptors, type Interception } from "../interceptors/transports/interceptors.js";
@@ -55,6 +56,12 @@ export interface DoublesCoreOptions {
   readonly start?: Instant;
   /** Base URLs per service key, for the nock transport (the server always uses its own origin). */
   readonly baseUrls?: Readonly<Record<string, BaseUrlOption>>;
+  /**
+   * How much the request journal keeps: `limit` entries (default 1000, the oldest go first) and
+   * `maxBodyBytes` of each request and response body (default 16 KiB; longer bodies are cut and
+   * marked `truncated`). See docs/guides/assert-what-your-code-sent.md.
+   */
+  readonly journal?: JournalOptions;
   /**
    * Extra HTTP services mounted only on the local server, next to the built-in `/_sim/` control
    * API. Their bases' paths are kept and moved to the server's origin.
@@ -149,6 +156,9 @@ function deferredHandler(sim: Simulator, current: () => Handler | undefined): Ha
     get journal() {
       return current()?.journal ?? [];
     },
+    get requests() {
+      return current()?.requests ?? new RequestJournal({ limit: 0 });
+    },
     clearJournal: () => current()?.clearJournal(),
     owns: (url) => current()?.owns(url) ?? false,
     maxBodyBytes: (url) => current()?.maxBodyBytes(url),
@@ -207,7 +217,7 @@ export class DoublesCore {
   private readonly servers = new Set<RunningServer>();
   private readonly controls = new Map<string, unknown>();
   /** The one journal every handler of these doubles (nock's, each server's) appends to. */
-  private readonly journal: JournalEntry[] = [];
+  private readonly requestJournal: RequestJournal;
   /** Where {@link DoublesCore.reset} goes back to (default: the state right after construction). */
   private resetPoint: SimulatorSnapshot | undefined;
   /**
@@ -225,6 +235,7 @@ export class DoublesCore {
     this.plugins = plugins;
     this.options = options;
     this.clock = makeClock(options.clock, options.start);
+    this.requestJournal = new RequestJournal(options.journal);
     this.sim = new Simulator({
       clock: this.clock,
       seed: options.seed ?? 1,
@@ -346,6 +357,20 @@ export class DoublesCore {
     this.resetPoint = this.sim.snapshot();
   }
 
+  /**
+   * Every request these doubles answered, through every transport (nock, the interceptors
+   * transport, msw handlers, each server), oldest first: request headers and body, response
+   * status, headers and body, the matched route template and operation, the service, simulated
+   * time and duration, the fault applied. Filter it, count it, print it (credentials masked).
+   * @example
+   * await client.applyRun("run-1");
+   * expect(doubles.journal.count({ route: "POST /runs/:run_id/actions/apply" })).toBe(1);
+   * console.log(doubles.journal.format({ service: "runs", status: "4xx" }));
+   */
+  get journal(): RequestJournal {
+    return this.requestJournal;
+  }
+
   /** The base URLs each service answers on through nock. */
   baseUrls(): Record<string, Record<string, string>> {
     const out: Record<string, Record<string, string>> = {};
@@ -368,7 +393,7 @@ export class DoublesCore {
     this.nockHandler ??= createHandler({
       sim: this.sim,
       mounts: this.plugins.map((p) => ({ service: p.http, bases: this.baseUrls()[p.key] ?? {} })),
-      journal: this.journal,
+      journal: this.requestJournal,
       faults: this.faults,
       ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
     });
@@ -416,7 +441,7 @@ export class DoublesCore {
     holder.handler = createHandler({
       sim: this.sim,
       mounts: [...control, ...extra.map((m) => ({ ...m, bases: rebaseMount(m, base) })), ...mounts],
-      journal: this.journal,
+      journal: this.requestJournal,
       faults: this.faults,
       ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
     });

@@ -9,7 +9,7 @@ import { UsageError } from "../simulator/kernel/errors.js";
 import type { ServicePlugin } from "./plugin.js";
 
 /** The top-level option keys, in the order the messages list them. */
-export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage"]);
+export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
 
 /** Levenshtein distance (small strings only). */
@@ -90,7 +90,7 @@ export function checkDoublesOptions(options: unknown, plugins: readonly ServiceP
   if (options === undefined) return;
   if (!isPlainObject(options)) throw new UsageError(`createDoubles: options must be an object, not ${describe(options)}`);
   refuseUnknown("", Object.keys(options), OPTION_KEYS);
-  const { seed, clock, start, baseUrls, serverOnly } = options;
+  const { seed, clock, start, baseUrls, serverOnly, journal } = options;
   if (seed !== undefined && typeof seed !== "string" && !(typeof seed === "number" && Number.isSafeInteger(seed))) {
     throw new UsageError(`createDoubles: option "seed" must be an integer or a string, not ${describe(seed)}`);
   }
@@ -138,6 +138,15 @@ export function checkDoublesOptions(options: unknown, plugins: readonly ServiceP
   }
   if (options.coverage !== undefined && typeof options.coverage !== "boolean") {
     throw new UsageError(`createDoubles: option "coverage" must be true or false, not ${describe(options.coverage)}`);
+  }
+  if (journal !== undefined) {
+    if (!isPlainObject(journal)) throw new UsageError(`createDoubles: option "journal" must be an object like { limit: 1000, maxBodyBytes: 16384 }, not ${describe(journal)}`);
+    refuseUnknown("journal", Object.keys(journal), ["limit", "maxBodyBytes"]);
+    for (const [key, value] of Object.entries(journal)) {
+      if (value !== undefined && !(typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) {
+        throw new UsageError(`createDoubles: option "journal.${key}" must be a whole number of 0 or more, not ${describe(value)}`);
+      }
+    }
   }
   if (serverOnly !== undefined && typeof serverOnly !== "function") {
     throw new UsageError(`createDoubles: option "serverOnly" must be a function, not ${describe(serverOnly)}`);

@@ -129,12 +129,26 @@ describe("the /_sim/ journal", () => {
     await fetch(`${base}/echo/x`, { method: "LIST" });
     await call("POST", "/clock/advance", '{"by":"1s"}');
     const journal = await call("GET", "/journal");
-    expect(journal.body).toEqual({
+    expect(journal.body).toMatchObject({
       entries: [
         { at: "2024-01-01T00:00:00.000Z", epochMs: START, service: "demo", method: "GET", url: `${base}/things/none`, status: 404, headers: expect.objectContaining({ host: new URL(base).host }) },
-        { at: "2024-01-01T00:00:00.000Z", epochMs: START, service: "demo", method: "LIST", url: `${base}/echo/x`, status: 200, headers: expect.any(Object) },
+        {
+          at: "2024-01-01T00:00:00.000Z",
+          epochMs: START,
+          durationMs: 0,
+          service: "demo",
+          method: "LIST",
+          url: `${base}/echo/x`,
+          route: "/echo/*rest",
+          status: 200,
+          headers: expect.any(Object),
+          requestBody: { text: "", size: 0, truncated: false },
+          responseHeaders: { "content-type": "application/json" },
+          responseBody: { text: expect.stringContaining('"method":"LIST"'), truncated: false },
+        },
       ],
     });
+    expect((journal.body as { entries: unknown[] }).entries).toHaveLength(2);
     expect(await call("DELETE", "/journal")).toEqual({ status: 204, type: null, body: undefined });
     expect((await call("GET", "/journal")).body).toEqual({ entries: [] });
     await fetch(`${server.url}/nowhere`);

@@ -166,6 +166,7 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
   const { namespace, path } = resolved;
   if (path.replace(/\/+$/, "") === "sys/health") {
     if (route.endpoint && (request.method === "GET" || request.method === "HEAD")) route.endpoint.label = `${request.method} /sys/health`;
+    route.describe?.("/sys/health", "read");
     return healthResponse(sim, request, namespace);
   }
 
@@ -310,6 +311,7 @@ function runCoreRoute(
   const { sim, request } = route;
   const core = match.route;
   if (route.endpoint) route.endpoint.label = coreEndpoint(core, operation);
+  route.describe?.(core.path, operation);
   const label = `${request.method} ${path}`;
   if (core.rootNamespaceOnly && namespace !== "") {
     throw secretsError("not_found", label, "unsupported path", { status: 404 });
@@ -343,6 +345,7 @@ function runEngineRoute<M>(
 ): SimResponse {
   const { sim, request } = route;
   const engineRoute = match.route;
+  route.describe?.(`/${mountPath}${engineRoute.path}`, operation);
   const label = `${request.method} ${path}`;
   const caller = authenticate(sim, route, namespace, engineRoute.unauthenticated === true, label);
   const ctx: EngineRouteContext<M> = {
