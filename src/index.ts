@@ -3,7 +3,21 @@
  * access-control and secrets services, for unit tests.
  */
 export * from "./simulator/index.js";
-export { createHandler, type Handler, type HandlerOptions, type JournalEntry } from "./interceptors/handler.js";
+export { createHandler, type Handler, type HandlerOptions } from "./interceptors/handler.js";
+export {
+  DEFAULT_JOURNAL_BODY_BYTES,
+  DEFAULT_JOURNAL_LIMIT,
+  JournalBody,
+  JournalEntry,
+  RequestJournal,
+  formatJournal,
+  maskHeaders,
+  maskJson,
+  maskUrl,
+  type FormatOptions,
+  type JournalFilter,
+  type JournalOptions,
+} from "./interceptors/journal.js";
 export type { HttpService, Route, RouteContext, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
 export { INTERCEPTED_METHODS, interceptWithNock, type NockInterception } from "./interceptors/nock-adapter.js";
 export { interceptWithInterceptors, type Interception } from "./interceptors/transports/interceptors.js";
@@ -31,6 +45,16 @@ export {
   type SummaryOptions,
 } from "./scenarios/coverage/report.js";
 export { COVERAGE_DIR_ENV } from "./scenarios/coverage/sink.js";
+export {
+  filterOf,
+  journalMatchers,
+  type ExpectedRequest,
+  type JournalMatchers,
+  type JournalSource,
+  type MatcherContext,
+  type MatcherResult,
+  type UnhandledRequest,
+} from "./scenarios/journal-matchers.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
 export * from "./scenarios/document/index.js";
 export * from "./scenarios/access-control/index.js";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { test } from "node:test";
 import nock from "nock";
-import { ALL_PLUGINS, DoublesCore, createDoubles } from "infra-doubles";
+import { ALL_PLUGINS, DoublesCore, createDoubles, journalMatchers } from "infra-doubles";
 import { interceptWithNock } from "infra-doubles/nock";
 import { startServer } from "infra-doubles/server";
 import { ManualClock, Simulator, parseDuration } from "infra-doubles/simulator";
@@ -54,6 +54,24 @@ test("infra-doubles/msw is its own entry: msw (an optional peer, not installed h
     import(entry),
     (/** @type {NodeJS.ErrnoException} */ error) => error.code === "ERR_MODULE_NOT_FOUND" && /'msw'/.test(error.message),
   );
+});
+
+test("infra-doubles/vitest is its own entry: vitest (an optional peer, not installed here) is needed by it alone", async () => {
+  assert.match(import.meta.resolve("infra-doubles/vitest"), /\/infra-doubles\/dist\/vitest\.js$/);
+  const entry = "infra-doubles/vitest"; // through a variable: vitest's types are not installed here either
+  await assert.rejects(
+    import(entry),
+    (/** @type {NodeJS.ErrnoException} */ error) => error.code === "ERR_MODULE_NOT_FOUND" && /'vitest'/.test(error.message),
+  );
+});
+
+test("the journal and its matchers come from the main entry (for Jest's expect.extend)", async () => {
+  const doubles = createDoubles();
+  await doubles.handler.handle({ method: "GET", url: new URL(`${doubles.baseUrls().secrets.api}/sys/health`), headers: {}, body: new Uint8Array() });
+  assert.equal(doubles.journal.count({ route: "GET /sys/health" }), 1);
+  const context = { isNot: false, equals: (/** @type {unknown} */ a, /** @type {unknown} */ b) => JSON.stringify(a) === JSON.stringify(b) };
+  assert.equal(journalMatchers.toHaveReceivedTimes.call(context, doubles, "GET /sys/health", 1).pass, true);
+  assert.match(journalMatchers.toHaveReceived.call(context, doubles, "POST /sys/mounts/*path").message(), /Requests received:\n#1 /);
 });
 
 test("the simulator subpath gives the clock and the kernel", () => {
