@@ -104,6 +104,56 @@ describe("the interceptors transport", () => {
     expect(engineInstancesApplied()).toBe(0);
   });
 
+  it("applies the ClientRequest interceptor, and its patch of the global Headers, on the first node:http request only", async () => {
+    const pristine = { Headers: globalThis.Headers, Request: globalThis.Request, Response: globalThis.Response };
+    const doubles = new DoublesCore([demoPlugin], { seed: 1 });
+    const base = doubles.baseUrls().demo?.api ?? "";
+    const answered = (): number => doubles.handler.journal.length;
+    {
+      using _interception = doubles.intercept({ transport: "interceptors" });
+      expect((await fetch(`${base}/things`, { method: "POST", body: '{"name":"a"}' })).status).toBe(201);
+      // fetch alone: only the fetch interceptor, and fetch's own classes untouched.
+      expect(engineInstancesApplied()).toBe(1);
+      expect({ Headers: globalThis.Headers, Request: globalThis.Request, Response: globalThis.Response }).toEqual(pristine);
+      // A client that took node:http's functions before the first request still goes through it.
+      const { ClientRequest: TakenClientRequest } = http;
+      const { request: takenRequest } = https;
+      const constructed = await new Promise<number>((resolve, reject) => {
+        const target = new URL(`${base}/things/none`);
+        const req = new TakenClientRequest({ protocol: target.protocol, host: target.hostname, path: target.pathname, agent: new https.Agent() }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+      expect(constructed).toBe(404);
+      expect(await sendWith(takenRequest)).toBe(404);
+      expect(engineInstancesApplied()).toBe(2);
+      expect((await nodeRequest(`${base}/things`, { method: "POST" }, '{"name":"b"}')).status).toBe(201);
+      expect(answered()).toBe(4);
+    }
+    expect(engineInstancesApplied()).toBe(0);
+    expect({ Headers: globalThis.Headers, Request: globalThis.Request, Response: globalThis.Response }).toEqual(pristine);
+    // A transport stopped before any node:http request leaves node:http as it found it.
+    const untouched = { request: http.request, get: http.get, ClientRequest: http.ClientRequest, httpsRequest: https.request, httpsGet: https.get };
+    doubles.intercept({ transport: "interceptors" }).stop();
+    expect({ request: http.request, get: http.get, ClientRequest: http.ClientRequest, httpsRequest: https.request, httpsGet: https.get }).toEqual(untouched);
+    await doubles.close();
+
+    /** The status of a GET sent with `request` (a function taken from node:https). */
+    function sendWith(request: typeof https.request): Promise<number> {
+      return new Promise<number>((resolve, reject) => {
+        const sent = request(`${base}/things/none`, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        sent.on("error", reject);
+        sent.end();
+      });
+    }
+  });
+
   it("passes requests to hosts it does not own through untouched, any method and body included", async () => {
     const real = await rawServer();
     const doubles = new DoublesCore([demoPlugin], { seed: 1 });

@@ -15,7 +15,11 @@
  *   the transport started): it then stays applied for that library, and is disposed once it has no
  *   listener left ({@link disposeIdleEngines}, run whenever a transport of this package stops).
  *
- * The engine is loaded on first use (importing the package does not load it).
+ * The engine is loaded on first use (importing the package does not load it). The ClientRequest
+ * kind is applied on the first node:http or node:https request, not when a listener is attached:
+ * applying it also patches the global `Headers`, `Request` and `Response` (to record header-name
+ * case), which costs every `fetch` about a third more; a test that only uses `fetch` never pays it
+ * (see {@link armClientRequest}).
  */
 import { createRequire } from "node:module";
 
@@ -90,18 +94,26 @@ const idleCallbacks = new Set<() => void>();
  * detach();
  */
 export function attachEngineListener(listener: EngineListener): () => void {
-  const instances = engineKinds().map((kind) => {
+  const instances: InstanceLike[] = [];
+  const attach = (kind: Kind): void => {
     const instance = runningInstance(kind);
     instance.emitter.prependListener("request", listener);
     attached.set(instance, (attached.get(instance) ?? 0) + 1);
-    return instance;
-  });
+    instances.push(instance);
+  };
+  for (const kind of engineKinds()) {
+    if (kind.name === CLIENT_REQUEST && !kindRunning(kind)) {
+      pendingClientRequest.set(listener, () => attach(kind));
+      armClientRequest();
+    } else attach(kind);
+  }
   attachments++;
   let detached = false;
   return () => {
     if (detached) return;
     detached = true;
     attachments--;
+    if (pendingClientRequest.delete(listener) && pendingClientRequest.size === 0) disarmClientRequest();
     for (const instance of instances) {
       instance.emitter.removeListener("request", listener);
       const left = (attached.get(instance) ?? 1) - 1;
@@ -111,6 +123,93 @@ export function attachEngineListener(listener: EngineListener): () => void {
     disposeIdleEngines();
     if (attachments === 0) for (const callback of idleCallbacks) callback();
   };
+}
+
+const CLIENT_REQUEST = "client-request";
+
+/** Listeners waiting for the first node:http request, with what attaches each to the ClientRequest kind. */
+const pendingClientRequest = new Map<EngineListener, () => void>();
+
+/** Whether an instance of `kind` runs now (someone's, or one this module applied). */
+function kindRunning(kind: Kind): boolean {
+  if (isApplied((globalThis as Record<symbol, unknown>)[kind.symbol])) return true;
+  return applied.get(kind.symbol)?.readyState === APPLIED;
+}
+
+/** The node:http and node:https entry points the ClientRequest interceptor patches (module objects, not ESM namespaces). */
+const entryPoints = (): readonly { readonly module: Record<string, unknown>; readonly name: string }[] => {
+  const http = requireHere("node:http") as Record<string, unknown>;
+  const https = requireHere("node:https") as Record<string, unknown>;
+  return [
+    { module: http, name: "ClientRequest" },
+    { module: http, name: "request" },
+    { module: http, name: "get" },
+    { module: https, name: "request" },
+    { module: https, name: "get" },
+  ];
+};
+
+/** The layer {@link armClientRequest} put on the entry points, while it waits for its first call. */
+let arming: { readonly disarm: () => void } | undefined;
+
+/**
+ * Puts a thin layer on `http.request`, `http.get`, `http.ClientRequest`, `https.request` and
+ * `https.get` that, on the first call, takes itself off, applies (or joins) the ClientRequest
+ * interceptor with every pending listener in front, and makes the call again through the
+ * interceptor's patch. A layer another library wrapped meanwhile (nock or msw applied after the
+ * listener was attached) cannot be taken off: once fired or disarmed it passes calls straight to
+ * node's own function, and takes itself off when it finds itself back in place.
+ */
+function armClientRequest(): void {
+  if (arming !== undefined) return;
+  let done = false;
+  const layers = entryPoints().map(({ module, name }) => {
+    type Entry = (...args: unknown[]) => unknown;
+    const original = module[name] as Entry;
+    let restored = false;
+    const takeOff = (): void => {
+      if (module[name] !== layer) return;
+      module[name] = original;
+      restored = true;
+    };
+    // What the call goes to: after the first call, whatever stands on the module (the interceptor's
+    // patch) if this layer was taken off, else node's own function (an outer layer did its part).
+    const target = (): Entry => {
+      if (!done) fire();
+      else takeOff();
+      return restored ? (module[name] as Entry) : original;
+    };
+    const layer =
+      name === "ClientRequest"
+        ? function ClientRequest(...args: unknown[]): unknown {
+            const construct = target() as unknown as new (...a: unknown[]) => unknown;
+            return Reflect.construct(construct, args, new.target === undefined || new.target === layer ? construct : new.target);
+          }
+        : function (this: unknown, ...args: unknown[]): unknown {
+            return target().apply(this, args);
+          };
+    if (name === "ClientRequest") layer.prototype = original.prototype;
+    Object.defineProperty(layer, "name", { value: original.name });
+    module[name] = layer;
+    return takeOff;
+  });
+  const finish = (): void => {
+    done = true;
+    arming = undefined;
+    for (const takeOff of layers) takeOff();
+  };
+  const fire = (): void => {
+    finish();
+    const pending = [...pendingClientRequest.values()];
+    pendingClientRequest.clear();
+    for (const attach of pending) attach();
+  };
+  arming = { disarm: finish };
+}
+
+/** Takes the layer of {@link armClientRequest} off when no listener waits for it any more. */
+function disarmClientRequest(): void {
+  arming?.disarm();
 }
 
 /** How many listeners of this package are attached right now. */
