@@ -33,6 +33,15 @@ export function document(status: number, body: Record<string, unknown>): SimResp
 }
 
 /**
+ * A JSON:API document response from JSON text a serializer wrote (see `serializeRunJson`).
+ * @example
+ * documentText(200, `{"data":${serializeRunJson(out, run, { single: true })}}`)
+ */
+export function documentText(status: number, json: string): SimResponse {
+  return { status, headers: { "content-type": JSON_API }, body: json };
+}
+
+/**
  * A 202 or 204 response without a body.
  * @example
  * noContent(202) // the run actions' answer

@@ -11,10 +11,10 @@ import { createRun, listRunsPage, visibleRun, type CreateRunInput } from "../../
 import type { Run, RunsState } from "../../simulator/runs/state.js";
 import type { OperationContext } from "../../simulator/kernel/simulator.js";
 import { readAs, updateAs } from "./context.js";
-import { commaList, document, includes, noContent, pageOf, pageRequest, uniqueResources } from "./json-api.js";
+import { commaList, document, documentText, includes, noContent, pageOf, pageRequest, uniqueResources } from "./json-api.js";
 import { CREATE_RUN_RULES, readAttributes, readRelationships } from "./fields.js";
 import { actionComment, jsonBody, readData } from "./request.js";
-import { RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, serializeRun, serializeUser } from "./serializers.js";
+import { RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, serializeRunJson, serializeUser } from "./serializers.js";
 
 /**
  * Parses the create-run body into {@link CreateRunInput}.
@@ -58,7 +58,7 @@ export const runRoutes: readonly Route[] = [
     handler: (ctx) =>
       updateAs(ctx, "create run", ({ sim, caller, out }) => {
         const run = createRun(sim, caller, parseCreateRun(ctx));
-        return document(201, { data: serializeRun(out, run, { single: true }) });
+        return documentText(201, `{"data":${serializeRunJson(out, run, { single: true })}}`);
       }),
   },
   {
@@ -80,12 +80,8 @@ export const runRoutes: readonly Route[] = [
         }, (pageRequested.number - 1) * pageRequested.size, pageRequested.size);
         const page = pageOf(runs, totalCount, pageRequested, ctx.request.url);
         const included = uniqueResources(page.items.flatMap((run) => runIncluded(out, run, include)));
-        return document(200, {
-          data: page.items.map((run) => serializeRun(out, run, { single: false })),
-          ...(include.size > 0 ? { included } : {}),
-          links: page.links,
-          meta: page.meta,
-        });
+        const data = `[${page.items.map((run) => serializeRunJson(out, run, { single: false })).join(",")}]`;
+        return documentText(200, `{"data":${data}${include.size > 0 ? `,"included":${JSON.stringify(included)}` : ""},"links":${JSON.stringify(page.links)},"meta":${JSON.stringify(page.meta)}}`);
       }),
   },
   {
@@ -96,10 +92,8 @@ export const runRoutes: readonly Route[] = [
       readAs(ctx, "show run", ({ sim, caller, out }) => {
         const include = includes(ctx.query, RUN_INCLUDES);
         const run = visibleRun(sim.state, caller, ctx.params.run_id ?? "", "show run");
-        return document(200, {
-          data: serializeRun(out, run, { single: true }),
-          ...(include.size > 0 ? { included: uniqueResources(runIncluded(out, run, include)) } : {}),
-        });
+        const data = serializeRunJson(out, run, { single: true });
+        return documentText(200, include.size > 0 ? `{"data":${data},"included":${JSON.stringify(uniqueResources(runIncluded(out, run, include)))}}` : `{"data":${data}}`);
       }),
   },
   actionRoute("apply", applyRun),

@@ -122,6 +122,53 @@ export function serializeRun(ctx: SerializeContext, run: Run, options: { single:
   return { id: run.id, type: "runs", attributes, relationships, links: { self: ctx.link(`/runs/${run.id}`) } };
 }
 
+/** A JSON string literal (the same text `JSON.stringify` writes for the string). */
+const str = JSON.stringify as (value: string) => string;
+const bool = (value: boolean): string => (value ? "true" : "false");
+const refJson = (type: string, id: string): string => `{"type":${str(type)},"id":${str(id)}}`;
+const refsJson = (type: string, ids: readonly string[]): string => (ids.length === 0 ? "[]" : `[${ids.map((id) => refJson(type, id)).join(",")}]`);
+const stringsJson = (values: readonly string[] | null): string => (values === null ? "null" : JSON.stringify(values));
+
+/**
+ * {@link serializeRun} written straight to JSON text: the exact bytes `JSON.stringify(serializeRun(ctx,
+ * run, options))` gives (a property test compares them), without building the resource object
+ * and walking it again. A run is the resource clients poll, so its GET is the hot path.
+ * @example
+ * `{"data":${serializeRunJson(out, run, { single: true })}}` // the GET /runs/:id document
+ */
+export function serializeRunJson(ctx: SerializeContext, run: Run, options: { single: boolean }): string {
+  const actions = runActions(ctx.state as RunsState, run, ctx.now);
+  const permissions = runPermissions(ctx.state as RunsState, ctx.caller, run);
+  let timestampsJson = "";
+  for (const state in run.statusTimestamps) {
+    const at = run.statusTimestamps[state as keyof Run["statusTimestamps"]];
+    if (at === undefined) continue;
+    timestampsJson += `${timestampsJson === "" ? "" : ","}${str(state === "pending" ? "plan-queueable-at" : dashed(state))}:"${isoSeconds(at)}"`;
+  }
+  const variables = run.variables.length === 0 ? "[]" : `[${run.variables.map((v) => `{"key":${str(v.key)},"value":${str(v.value)}}`).join(",")}]`;
+  return (
+    `{"id":${str(run.id)},"type":"runs","attributes":{"actions":{"is-cancelable":${bool(actions.isCancelable)},"is-confirmable":${bool(actions.isConfirmable)},` +
+    `"is-discardable":${bool(actions.isDiscardable)},"is-force-cancelable":${bool(actions.isForceCancelable)}},` +
+    `"allow-config-generation":${bool(run.allowConfigGeneration)},"allow-empty-apply":${bool(run.allowEmptyApply)},"auto-apply":${bool(run.autoApply)},` +
+    `"canceled-at":${run.canceledAt === null ? "null" : `"${isoMillis(run.canceledAt)}"`},"created-at":"${isoMillis(run.createdAt)}",` +
+    `"engine-version":${str(run.engineVersion)},"has-changes":${bool(run.hasChanges)},"is-destroy":${bool(run.isDestroy)},"message":${str(run.message)},` +
+    `"plan-only":${bool(run.planOnly)},"refresh":${bool(run.refresh)},"refresh-only":${bool(run.refreshOnly)},"replace-addrs":${stringsJson(run.replaceAddrs)},` +
+    `"save-plan":${bool(run.savePlan)},"source":${str(run.source)},"status-timestamps":{${timestampsJson}},"status":${str(run.status)},` +
+    `"target-addrs":${stringsJson(run.targetAddrs)},"trigger-reason":${str(run.triggerReason)},"variables":${variables},` +
+    `"permissions":{"can-apply":${bool(permissions.canApply)},"can-cancel":${bool(permissions.canCancel)},"can-comment":${bool(permissions.canComment)},` +
+    `"can-discard":${bool(permissions.canDiscard)},"can-force-execute":${bool(permissions.canForceExecute)},"can-force-cancel":${bool(permissions.canForceCancel)},` +
+    `"can-override-policy-check":${bool(permissions.canOverridePolicyCheck)}}` +
+    `${run.forceCancelAvailableAt === null ? "" : `,"force_cancel_available_at":"${isoMillis(run.forceCancelAvailableAt)}"`}},` +
+    `"relationships":{"apply":{"data":${refJson("applies", run.applyId)}},"comments":{"data":${refsJson("comments", run.comments.map((c) => c.id))}},` +
+    `"configuration-version":{"data":${refJson("configuration-versions", run.configurationVersionId)}},` +
+    `"cost-estimate":{"data":${run.costEstimateId === null ? "null" : refJson("cost-estimates", run.costEstimateId)}},` +
+    `"created-by":{"data":${run.createdBy === "" ? "null" : refJson("users", run.createdBy)}},"input-state-version":{"data":null},` +
+    `"plan":{"data":${refJson("plans", run.planId)}},"run-events":{"data":[]},"policy-checks":{"data":${refsJson("policy-checks", run.policyCheckIds)}},` +
+    `"workspace":{"data":${refJson("workspaces", run.workspaceId)}},"workspace-run-alerts":{"data":[]}${options.single ? ',"task-stages":{"data":[]}' : ""}},` +
+    `"links":{"self":${str(ctx.link(`/runs/${run.id}`))}}}`
+  );
+}
+
 /**
  * A `configuration-versions` resource; `uploadUrl` only in the create response.
  * @example
