@@ -5,7 +5,8 @@
 import { createDoubles, type Doubles } from "../src/scenarios/doubles.js";
 import type { SimRequest } from "../src/interceptors/http.js";
 import { DoublesCore } from "../src/scenarios/doubles-core.js";
-import { demoPlugin, type DemoState } from "../test/support/demo-service.js";
+import { Simulator, type ServiceDefinition } from "../src/simulator/kernel/simulator.js";
+import { demoDefinition, demoPlugin, type DemoState } from "../test/support/demo-service.js";
 import { staticReply, type StaticReply } from "./anchors.js";
 
 /** A doubles instance holding one finished run, and `GET /api/v2/runs/:id` for it. */
@@ -50,4 +51,46 @@ export function demoGet(): () => Promise<unknown> {
   });
   const request = { method: "GET", url: new URL(`${demo.baseUrls().demo?.api ?? ""}/things/t1`), headers: {}, body: new Uint8Array() };
   return () => demo.handler.handle(request);
+}
+
+/** Timed moves each kernel row schedules and fires per call. */
+export const KERNEL_MOVES = 10_000;
+
+/** Due times spread over 100 s, out of order (the heap's work is the same for every row). */
+export const kernelDue = (i: number): number => (i * 7919) % 100_000;
+
+/**
+ * A realistic but cheap move, the kernel's own cost per timed move: the demo service's `finish`
+ * without its log line (it looks up the stored thing its payload names and flips a field), on a
+ * simulator holding the 10,000 things the moves name.
+ */
+const cheapDefinition: ServiceDefinition<DemoState> = {
+  ...demoDefinition,
+  moves: {
+    finish: (ctx, payload) => {
+      const thing = ctx.state.things[payload as string];
+      if (thing) thing.done = !thing.done;
+    },
+  },
+};
+
+/**
+ * One call schedules {@link KERNEL_MOVES} timed moves in one operation and fires them all (the
+ * simulator is kept between calls: its construction is not a move's cost). `demoMove` fires the
+ * demo service's own `finish`, which also formats a log line per move.
+ */
+export function kernelMoves(options: { demoMove?: boolean } = {}): () => void {
+  const sim = new Simulator({ services: [options.demoMove ? demoDefinition : cheapDefinition] });
+  sim.update<DemoState, void>("demo", (ctx) => {
+    for (let i = 0; i < KERNEL_MOVES; i++) ctx.state.things[`t${i}`] = { id: `t${i}`, name: "x", createdAt: ctx.now, done: false };
+  });
+  const payloads = Array.from({ length: KERNEL_MOVES }, (_, i) => `t${i}`);
+  return () => {
+    sim.update<DemoState, void>("demo", (ctx) => {
+      for (let i = 0; i < KERNEL_MOVES; i++) ctx.schedule(ctx.now + kernelDue(i), "finish", payloads[i] as string);
+    });
+    sim.advance("2m");
+    // The demo move's log lines are dropped in place (a read sees the state itself): O(1), not a move's cost.
+    if (options.demoMove) sim.read<DemoState, void>("demo", (ctx) => void ((ctx.state as DemoState).log.length = 0));
+  };
 }

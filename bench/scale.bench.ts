@@ -1,10 +1,10 @@
 /**
  * Cost against state size (`npm run bench`, see bench/README.md; issue 9 items 1 and 2): the same
  * request with 10,000 resources stored against 100, page 1 of a long runs list, 100,000 runs
- * created one API call each, and building a 10,000-workspace scenario. (A row comparing the
- * scenario's timed moves with the kernel alone needs a fresh scenario per timed call, which the
- * harness's batches do not give yet.) Rows that create put the stored count back after each batch (untimed restore of a
- * snapshot), so N stays what the row says.
+ * created one API call each, and a 10,000-workspace scenario: building it, and firing its timed
+ * moves against the kernel alone (a fresh scenario per timed call, built untimed). Rows that create
+ * put the stored count back after each batch (untimed restore of a snapshot), so N stays what the
+ * row says.
  */
 import { createAccessControlPlugin } from "../src/scenarios/access-control/plugin.js";
 import type { AccessControlScenario } from "../src/scenarios/access-control/scenario.js";
@@ -14,6 +14,7 @@ import { authenticate } from "../src/simulator/runs/access.js";
 import { listRunsPage } from "../src/simulator/runs/runs.js";
 import type { RunsState } from "../src/simulator/runs/state.js";
 import { demoPlugin } from "../test/support/demo-service.js";
+import { KERNEL_MOVES, kernelMoves } from "./fixtures.js";
 import { row, type Measure } from "./table.js";
 
 /** `run` on a state holding `stored` resources, put back as it was after each batch. */
@@ -160,4 +161,35 @@ row({
     figure: { label: "10,000 workspaces", run: () => scenario(10_000) },
     anchor: { label: "100 workspaces", run: () => scenario(100) },
   }),
+});
+
+/** Every run of the scenario applied (auto-apply: plan, apply, each phase a timed move). */
+const SCENARIO_SPAN = "1h";
+
+row({
+  name: "scheduler: 10,000 workspaces x one auto-applied run, per timed move, against the kernel alone",
+  target: "<= 2x",
+  clock: "cpu",
+  rounds: 7,
+  setup: () => {
+    // The moves one scenario fires (the same every time: same seed, same calls).
+    const probe = scenario(10_000);
+    const before = probe.sim.version;
+    probe.advance(SCENARIO_SPAN);
+    const moves = probe.sim.version - before;
+    const unapplied = probe.sim.read<RunsState, number>("runs", (ctx) => Object.values(ctx.state.runs).filter((run) => run.status !== "applied").length);
+    if (moves < 10_000 || unapplied > 0) throw new Error(`bench: the scenario fired ${moves} moves, ${unapplied} runs not applied`);
+    let fresh: Doubles | undefined;
+    return {
+      figure: {
+        label: `${moves.toLocaleString("en")} moves of the scenario`,
+        ops: moves,
+        fresh: () => {
+          fresh = scenario(10_000);
+        },
+        run: () => fresh?.advance(SCENARIO_SPAN),
+      },
+      anchor: { label: "kernel, cheap move", ops: KERNEL_MOVES, run: kernelMoves() },
+    };
+  },
 });

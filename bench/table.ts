@@ -32,6 +32,11 @@ export interface Measure {
   readonly before?: () => unknown;
   /** Untimed, after each batch of this side (remove what `before` installed). */
   readonly after?: () => unknown;
+  /**
+   * Untimed, before every call of `run`: for a run that uses up what it measures (fires every move
+   * of a scenario), `fresh` builds it anew. Such a side times one call per batch.
+   */
+  readonly fresh?: () => unknown;
 }
 
 /** What a row's setup returns. */
@@ -131,11 +136,13 @@ class Side {
     if (m.value) return;
     if (!m.run) throw new Error(`bench: measure ${m.label} has neither run nor value`);
     await m.before?.();
+    await m.fresh?.();
     const first = m.run();
     this.async_ = typeof (first as { then?: unknown } | undefined)?.then === "function";
     await first;
-    // Grow the batch until it lasts batchSeconds (a slow operation runs once per batch).
-    for (;;) {
+    // Grow the batch until it lasts batchSeconds (a slow operation runs once per batch; a side
+    // with `fresh` always runs once per batch, after its untimed `fresh`).
+    for (; m.fresh === undefined; ) {
       const seconds = await this.time(this.n);
       if (seconds * this.n * (m.ops ?? 1) >= batchSeconds || this.n >= 1 << 20) break;
       this.n = Math.max(this.n * 2, Math.min(1 << 20, Math.ceil(batchSeconds / Math.max(seconds * (m.ops ?? 1), 1e-9) / 2)));
@@ -158,6 +165,10 @@ class Side {
 
   private async time(n: number): Promise<number> {
     const run = this.measure.run as () => unknown;
+    if (this.measure.fresh) {
+      await this.measure.fresh();
+      collect(); // the garbage of building it is not the run's
+    }
     const cpu = this.clock === "cpu" ? process.cpuUsage() : undefined;
     const start = performance.now();
     if (this.async_) for (let i = 0; i < n; i++) await run();

@@ -2,7 +2,8 @@
  * The fast in-process transport (`doubles.intercept({ transport: "interceptors" })`, issue 9 item 3):
  * one GET of a stored run through `fetch`, against raw @mswjs/interceptors and msw 2 `setupServer`
  * answering the same bytes with a static reply, each measured in the same process (see
- * bench/README.md). The nock transport's row is in transport.bench.ts.
+ * bench/README.md), and the msw handlers of `infra-doubles/msw` against msw with a static handler.
+ * The nock transport's row is in transport.bench.ts.
  */
 import { fetchText, mswStatic, rawInterceptors } from "./anchors.js";
 import { runGet } from "./fixtures.js";
@@ -41,5 +42,25 @@ row({
   setup: async () => {
     const { figure, rest } = await interceptorsTransport();
     return { figure, anchor: await mswStatic(rest.url, rest.reply, rest.headers) };
+  },
+});
+
+row({
+  name: "GET run through fetch, infra-doubles/msw handlers vs msw static handler",
+  clock: "cpu",
+  setup: async () => {
+    const { doubles, url, headers, reply } = await runGet();
+    const { setupServer } = await import("msw/node");
+    const { mswHandlers } = await import("../src/interceptors/msw-entry.js");
+    const server = setupServer(...mswHandlers(doubles));
+    return {
+      figure: {
+        label: "setupServer(...mswHandlers(doubles))",
+        before: () => server.listen({ onUnhandledRequest: "bypass" }),
+        run: () => fetchText(url, headers),
+        after: () => server.close(),
+      },
+      anchor: await mswStatic(url, reply, headers),
+    };
   },
 });
