@@ -134,18 +134,29 @@ function closeServer(server: Server): Promise<void> {
 async function serve(handler: Handler, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = requestUrl(req.url ?? "/", origin, handler);
   const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
-  const read = await readBody(req, hasBody ? handler.maxBodyBytes(url) : undefined);
-  if (read === undefined) return; // the client went away mid-request: nobody is left to answer
-  // A body cut short never reaches the service, so nothing half-sent is ever stored.
-  if (!read.tooLarge && !req.complete) return;
-  if (read.tooLarge) stopReading(req, res);
+  let read: { chunks: Buffer[]; tooLarge: boolean } = NO_BODY;
+  if (hasBody) {
+    const body = await readBody(req, handler.maxBodyBytes(url));
+    if (body === undefined) return; // the client went away mid-request: nobody is left to answer
+    // A body cut short never reaches the service, so nothing half-sent is ever stored.
+    if (!body.tooLarge && !req.complete) return;
+    if (body.tooLarge) stopReading(req, res);
+    read = body;
+  } else {
+    // No body by its framing (no Transfer-Encoding, no Content-Length above 0): nothing to wait for.
+    req.resume();
+  }
   const chunks = read.chunks;
   // Aborted only when the client goes away while the request is in flight (a blocked read stops
-  // waiting): aborting builds a DOMException, too dear for every response that closes normally.
-  const abort = new AbortController();
+  // waiting). The signal is made only when the handler asks for it (a blocked read does), and
+  // aborting builds a DOMException: neither is paid by a response that closes normally.
+  let abort: AbortController | undefined;
   let answered = false;
+  let gone = false;
   res.on("close", () => {
-    if (!answered) abort.abort();
+    if (answered) return;
+    gone = true;
+    abort?.abort();
   });
   // Repeated lines folded by the rule every in-process transport applies too (header-values.ts).
   const headers = requestHeaders(req.rawHeaders);
@@ -163,8 +174,14 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
     method,
     url,
     headers,
-    body: new Uint8Array(Buffer.concat(chunks)),
-    signal: abort.signal,
+    body: chunks.length === 0 ? new Uint8Array() : new Uint8Array(Buffer.concat(chunks)),
+    get signal(): AbortSignal {
+      if (abort === undefined) {
+        abort = new AbortController();
+        if (gone) abort.abort();
+      }
+      return abort.signal;
+    },
     ...(read.tooLarge ? { bodyTooLarge: true } : {}),
   };
   let response: SimResponse;
@@ -186,6 +203,9 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   }
   send(res, response, method === "HEAD");
 }
+
+/** What a request without a body reads. */
+const NO_BODY: { readonly chunks: Buffer[]; readonly tooLarge: false } = Object.freeze({ chunks: [], tooLarge: false });
 
 /**
  * A fault's dropped connection: `reset` resets the TCP connection (RST: the client reads
