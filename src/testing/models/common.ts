@@ -40,7 +40,7 @@ export interface ResolvedTarget {
   readonly urls: ModelUrls;
 }
 
-/** Fills in the defaults of a {@link ModelTarget}. */
+/** Fills in the defaults of a {@link ModelTarget} (internal). */
 export function resolveTarget(target: ModelTarget): ResolvedTarget {
   return {
     doubles: target.doubles,
@@ -73,7 +73,14 @@ export async function jsonOf<T>(response: Response, what: string): Promise<T> {
   }
 }
 
-/** A failed expectation in a model command (names the step of the story). */
+/**
+ * Thrown by a model command when the service's answer disagrees with the model (an invariant
+ * broken, or a status the model did not expect); its message names the command's resource, the
+ * state and the answer. fast-check reports it as the counterexample's error.
+ * @example
+ * // Caused by: ModelMismatch: an OTP verifies at most once (and not after its lease ends): used OTP answered 200
+ * error instanceof ModelMismatch // true: the fake (or the model) is wrong, not your client
+ */
 export class ModelMismatch extends Error {
   override readonly name = "ModelMismatch";
 }
