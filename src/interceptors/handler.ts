@@ -103,6 +103,7 @@ export function createHandler(options: HandlerOptions): Handler {
       nearest: nearest === undefined ? undefined : nearest.split("; "),
       error: error === undefined ? undefined : stackOf(error),
       fault,
+      configurationFiles: response.journal?.configurationFiles,
     });
     return response;
   };

@@ -48,6 +48,11 @@ export interface SimResponse {
    * then not sent.
    */
   readonly drop?: "reset" | "hang-up";
+  /** Facts for this request's journal entry, never sent (see `JournalEntry` in journal.ts). */
+  readonly journal?: {
+    /** An upload whose archive was read: the paths of its regular files, in archive order. */
+    readonly configurationFiles?: readonly string[];
+  };
 }
 
 /** What a route handler receives. */

@@ -204,6 +204,8 @@ export interface JournalRecord {
   readonly nearest: readonly string[] | undefined;
   readonly error: string | undefined;
   readonly fault: string | undefined;
+  /** An upload whose archive was read: the paths of its regular files. */
+  readonly configurationFiles?: readonly string[] | undefined;
 }
 
 /**
@@ -254,6 +256,12 @@ export class JournalEntry {
    * connection is journalled with status 0.
    */
   readonly fault?: string;
+  /**
+   * For an upload to a configuration version's `upload-url` whose archive was read: the paths of the
+   * regular files it holds, in archive order (absent when the version ended `errored`), as
+   * `doubles.runs.configurationFiles(cvId)` lists them.
+   */
+  readonly configurationFiles?: readonly string[];
 
   constructor(seq: number, record: JournalRecord) {
     this.seq = seq;
@@ -272,6 +280,7 @@ export class JournalEntry {
     if (record.nearest !== undefined) this.nearest = record.nearest;
     if (record.error !== undefined) this.error = record.error;
     if (record.fault !== undefined) this.fault = record.fault;
+    if (record.configurationFiles !== undefined) this.configurationFiles = record.configurationFiles;
   }
 
   /** Whether a real endpoint of a mounted service answered (a route matched, no "nearest" suggestion). */
@@ -565,5 +574,6 @@ export function journalWire(entry: JournalEntry, reveal: boolean): Record<string
     responseHeaders: reveal ? entry.responseHeaders : maskHeaders(entry.responseHeaders),
     responseBody: body(entry.responseBody),
     ...(entry.nearest === undefined ? {} : { nearest: entry.nearest }),
+    ...(entry.configurationFiles === undefined ? {} : { configurationFiles: entry.configurationFiles }),
   };
 }

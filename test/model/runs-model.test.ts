@@ -10,12 +10,16 @@ import { describe, expect, it } from "vitest";
 import { isDomainError } from "../../src/simulator/kernel/errors.js";
 import { reachableStates } from "../../src/simulator/kernel/machine.js";
 import { createConfigurationVersion, uploadArchive } from "../../src/simulator/runs/configuration-versions.js";
+import { configurationArchive } from "../../src/scenarios/runs/archive.js";
 import type { OutcomeOverride } from "../../src/simulator/runs/outcomes.js";
 import { isDiscardable, needsWorkspace, nextAutomatic, step } from "../../src/simulator/runs/progression.js";
 import { applyRun, cancelRun, discardRun, forceCancelRun, forceExecuteRun } from "../../src/simulator/runs/run-actions.js";
 import { isFinalRunStatus, runMachine, type RunStatus } from "../../src/simulator/runs/run-machine.js";
 import { runActions } from "../../src/simulator/runs/runs.js";
 import { bare, type Bare } from "../simulator/runs/support.js";
+
+/** A real configuration archive: uploads of anything else end errored. */
+const ARCHIVE = configurationArchive();
 
 interface Model {
   runs: string[];
@@ -92,7 +96,7 @@ class Upload implements Cmd {
   run(model: Model, real: Bare): void {
     const runId = real.update((ctx) => {
       const version = createConfigurationVersion(ctx, real.admin, real.workspaceId, {});
-      return uploadArchive(ctx, version.uploadToken ?? "", new Uint8Array([9])).run?.id;
+      return uploadArchive(ctx, version.uploadToken ?? "", ARCHIVE).run?.id;
     });
     if (runId) model.runs.push(runId);
     check(model, real);

@@ -16,11 +16,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/ioutil"
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -40,6 +43,35 @@ func advance(address, by string) {
 	if resp.StatusCode != 200 {
 		fail("advance the clock: status %d", resp.StatusCode)
 	}
+}
+
+// checkUploadedFiles reads the dev server's journal: the upload's entry lists the files the fake
+// read from go-tfe's archive (go-slug packs directories too; the fake lists regular files).
+func checkUploadedFiles(address string, want []string) {
+	resp, err := http.Get(address + "/_sim/journal")
+	if err != nil {
+		fail("read the journal: %v", err)
+	}
+	defer resp.Body.Close()
+	var journal struct {
+		Entries []struct {
+			Method             string   `json:"method"`
+			ConfigurationFiles []string `json:"configurationFiles"`
+		} `json:"entries"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&journal); err != nil {
+		fail("decode the journal: %v", err)
+	}
+	var got []string
+	for _, entry := range journal.Entries {
+		if entry.Method == "PUT" {
+			got = entry.ConfigurationFiles
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		fail("the upload's files are %q, not %q", got, want)
+	}
+	fmt.Printf("the fake read the files go-tfe packed: %s\n", strings.Join(got, ", "))
 }
 
 func main() {
@@ -62,8 +94,16 @@ func main() {
 		fail("temp dir: %v", err)
 	}
 	defer os.RemoveAll(dir)
-	if err := ioutil.WriteFile(filepath.Join(dir, "main.tf"), []byte("resource \"null_resource\" \"x\" {}\n"), 0o644); err != nil {
-		fail("write main.tf: %v", err)
+	// A module path longer than 100 bytes: Go's tar writer puts its start in the ustar prefix field.
+	module := filepath.Join("modules", strings.Repeat("network", 8), strings.Repeat("subnets", 8))
+	packed := []string{"main.tf", filepath.ToSlash(filepath.Join(module, "variables.tf"))}
+	if err := os.MkdirAll(filepath.Join(dir, module), 0o755); err != nil {
+		fail("mkdir module: %v", err)
+	}
+	for _, path := range packed {
+		if err := ioutil.WriteFile(filepath.Join(dir, path), []byte("resource \"null_resource\" \"x\" {}\n"), 0o644); err != nil {
+			fail("write %s: %v", path, err)
+		}
 	}
 	if err := client.ConfigurationVersions.Upload(ctx, cv.UploadURL, dir); err != nil {
 		fail("upload: %v", err)
@@ -82,6 +122,7 @@ func main() {
 		time.Sleep(20 * time.Millisecond)
 	}
 	fmt.Printf("configuration version %s uploaded\n", cv.ID)
+	checkUploadedFiles(address, packed)
 
 	run, err := client.Runs.Create(ctx, tfe.RunCreateOptions{Workspace: &tfe.Workspace{ID: workspace}, Message: tfe.String("go-tfe")})
 	if err != nil {

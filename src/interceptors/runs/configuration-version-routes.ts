@@ -14,6 +14,7 @@ import {
   readDownload,
   uploadArchive,
   visibleConfigurationVersion,
+  type UploadResult,
   visibleIngressAttributes,
 } from "../../simulator/runs/configuration-versions.js";
 import { notFound, RUNS } from "../../simulator/runs/errors.js";
@@ -153,10 +154,9 @@ export const configurationVersionRoutes: readonly Route[] = [
     path: `${ARCHIVE_OBJECT_PATH}/:token`,
     operation: "upload configuration files",
     handler: (ctx) => {
-      ctx.sim.update<RunsState, void>(RUNS, (sim) => {
-        uploadArchive(sim, ctx.params.token ?? "", ctx.request.body);
-      });
-      return { status: 200, headers: {} };
+      const result = ctx.sim.update<RunsState, UploadResult>(RUNS, (sim) => uploadArchive(sim, ctx.params.token ?? "", ctx.request.body));
+      const read = result.configurationVersion.status !== "errored";
+      return { status: 200, headers: {}, ...(read ? { journal: { configurationFiles: result.files } } : {}) };
     },
   },
   {

@@ -7,6 +7,7 @@ export {
   RunsScenario,
   type CommitOptions,
   type CommitResult,
+  type ConfigurationFile,
   type ConfigurationVersionView,
   type OutcomeScript,
   type RunView,

@@ -8,6 +8,7 @@ import { parseDuration, type Duration } from "../../simulator/kernel/duration.js
 import { UsageError, isDomainError } from "../../simulator/kernel/errors.js";
 import type { OperationContext, Simulator } from "../../simulator/kernel/simulator.js";
 import type { Caller } from "../../simulator/runs/access.js";
+import { readConfigurationArchive } from "../../simulator/runs/configuration-archive.js";
 import { completeFetch, createConfigurationVersion, pushCommit, uploadArchive } from "../../simulator/runs/configuration-versions.js";
 import { usageOf } from "../../simulator/runs/engine-versions.js";
 import { RUNS } from "../../simulator/runs/errors.js";
@@ -153,6 +154,16 @@ export interface ConfigurationVersionView extends ConfigurationVersion {
   readonly ingressAttributes: IngressAttributes | undefined;
   /** The archive bytes the service holds for it, if any. */
   readonly archive: Uint8Array | undefined;
+}
+
+/** A file of a configuration version (see {@link RunsScenario.configurationFiles}). */
+export interface ConfigurationFile {
+  /** Permission bits from the archive, e.g. `0o644` (420). */
+  readonly mode: number;
+  /** The file's bytes (a copy). */
+  readonly bytes: Uint8Array;
+  /** The bytes read as UTF-8 (invalid sequences become U+FFFD). */
+  readonly text: string;
 }
 
 /** What {@link RunsScenario.pushCommit} returns. */
@@ -632,6 +643,37 @@ export class RunsScenario {
         ingressAttributes: ingress === undefined ? undefined : structuredClone(ingress),
         archive: bytes === undefined ? undefined : Uint8Array.from(bytes),
       };
+    });
+  }
+
+  /**
+   * The files a configuration version holds, read from its archive as the service extracts it:
+   * path -> mode, bytes and text, in archive order (regular files only: directories and links are
+   * not listed; `./` dropped). Assert what the code under test packed and uploaded.
+   * @throws {UsageError} for an unknown version, or one that holds no archive (still `pending`,
+   *   `errored`, or archived after an API upload); the message names its status and error.
+   * @example
+   * expect(Object.keys(runs.configurationFiles(cvId))).toEqual(["main.tf", "modules/vpc/main.tf"]);
+   * expect(runs.configurationFiles(cvId)["main.tf"]?.text).toContain('resource "aws_s3_bucket"');
+   */
+  configurationFiles(id: string): Record<string, ConfigurationFile> {
+    return this.read((state, _now, blob) => {
+      const version = state.configurationVersions[id];
+      if (version === undefined) throw new UsageError(`runs: no configuration version "${id}"`);
+      const bytes = version.blobKey === null ? undefined : blob(version.blobKey);
+      if (bytes === undefined) {
+        const why = version.status === "errored" ? ` (${version.error ?? "error"}: ${version.errorMessage ?? ""})` : "";
+        throw new UsageError(`runs: configuration version ${id} holds no files: it is "${version.status}"${why}`);
+      }
+      const reading = readConfigurationArchive(bytes);
+      if (!reading.ok) throw new UsageError(`runs: configuration version ${id} holds an archive that cannot be read: ${reading.message}`);
+      const decoder = new TextDecoder();
+      const files: Record<string, ConfigurationFile> = {};
+      for (const file of reading.files) {
+        const copy = Uint8Array.from(file.bytes);
+        files[file.path] = { mode: file.mode, bytes: copy, text: decoder.decode(copy) };
+      }
+      return files;
     });
   }
 

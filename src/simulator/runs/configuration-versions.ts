@@ -10,6 +10,7 @@ import { enterState, takeTransition } from "../kernel/machine.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext, ReadContext } from "../kernel/simulator.js";
 import { can, requireCapability, type Caller } from "./access.js";
+import { readConfigurationArchive } from "./configuration-archive.js";
 import { configurationVersionMachine } from "./configuration-version-machine.js";
 import { conflict, notFound } from "./errors.js";
 import { indexes } from "./indexes.js";
@@ -121,12 +122,24 @@ export interface UploadResult {
   readonly configurationVersion: ConfigurationVersion;
   /** The run queued by the upload, if any. */
   readonly run: Run | undefined;
+  /** The paths of the regular files the archive holds, in archive order (none when it was not read). */
+  readonly files: readonly string[];
 }
 
 /**
+ * The `error` of a configuration version whose archive could not be extracted (a scripted upload
+ * outcome, or an upload that is not a gzip-compressed tar).
+ * @example
+ * version.error === UNPROCESSABLE_ARCHIVE // errored at upload
+ */
+export const UNPROCESSABLE_ARCHIVE = "unprocessable_archive";
+
+/**
  * Stores the archive PUT to an upload URL (bytes kept exactly) and processes it: `uploaded` (and
- * a run queued when `auto-queue-runs`), or `errored` when the workspace's upload outcome says so.
- * The token is one-shot.
+ * a run queued when `auto-queue-runs`) when it is a gzip-compressed tar, `errored` when it is not
+ * (`error` {@link UNPROCESSABLE_ARCHIVE}, `error-message` go-slug's reason, e.g. `failed to untar
+ * slug: unexpected EOF`; see {@link readConfigurationArchive}) or when the workspace's upload outcome
+ * says so. The token is one-shot.
  * @throws {DomainError} `not_found` for an unknown or used upload token.
  * @example
  * const { run } = uploadArchive(ctx, version.uploadToken ?? "", bytes); // run queued unless auto-queue-runs is false
@@ -141,18 +154,19 @@ export function uploadArchive(ctx: Ctx, token: string, bytes: Uint8Array): Uploa
   delete lookup.versionByUploadToken[token];
   version.uploadToken = null;
   const outcome = takeUploadOutcome(ctx.state, workspace);
-  if (outcome === "errors") {
+  const reading = outcome === "errors" ? undefined : readConfigurationArchive(bytes);
+  if (reading === undefined || !reading.ok) {
     version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload-error", { resource: version.id });
     version.statusTimestamps.errored = ctx.now;
-    version.error = "unprocessable_archive";
-    version.errorMessage = "The configuration archive could not be extracted.";
-    return { configurationVersion: version, run: undefined };
+    version.error = UNPROCESSABLE_ARCHIVE;
+    version.errorMessage = reading === undefined ? "The configuration archive could not be extracted." : reading.message;
+    return { configurationVersion: version, run: undefined, files: [] };
   }
   version.blobKey = ctx.putBlob(bytes);
   version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload", { resource: version.id });
   version.statusTimestamps.uploaded = ctx.now;
   const run = version.autoQueueRuns ? autoQueue(ctx, version, workspace, "Triggered via API") : undefined;
-  return { configurationVersion: version, run };
+  return { configurationVersion: version, run, files: reading.files.map((f) => f.path) };
 }
 
 function takeUploadOutcome(state: RunsState, workspace: Workspace): UploadOutcome {
@@ -290,7 +304,8 @@ function createVcsUser(ctx: Ctx, username: string): { id: string } {
 
 /**
  * Completes the fetch of a VCS-created version: `uploaded` and a run queued (message = the commit
- * message), or `errored`.
+ * message), or `errored` (a failed fetch: `vcs_fetch_failed`; commit files that are not a
+ * gzip-compressed tar: {@link UNPROCESSABLE_ARCHIVE} with go-slug's reason).
  * @throws {UsageError} when the version is not `fetching`.
  * @example
  * completeFetch(ctx, "cv-abc").status // "uploaded" (and a run is queued)
@@ -309,6 +324,17 @@ export function completeFetch(ctx: Ctx, configurationVersionId: string): Configu
     version.statusTimestamps.errored = ctx.now;
     version.error = "vcs_fetch_failed";
     version.errorMessage = "The configuration could not be fetched from the VCS repository.";
+    return version;
+  }
+  const archive = version.blobKey === null ? undefined : ctx.blob(version.blobKey);
+  const reading = archive === undefined ? undefined : readConfigurationArchive(archive);
+  if (reading !== undefined && !reading.ok) {
+    version.status = takeTransition(ctx, configurationVersionMachine, version.status, "fetch-error", { resource: version.id });
+    version.statusTimestamps.errored = ctx.now;
+    version.error = UNPROCESSABLE_ARCHIVE;
+    version.errorMessage = reading.message;
+    if (version.blobKey !== null) ctx.dropBlob(version.blobKey);
+    version.blobKey = null;
     return version;
   }
   version.status = takeTransition(ctx, configurationVersionMachine, version.status, "fetch-done", { resource: version.id });

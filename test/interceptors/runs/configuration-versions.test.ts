@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { configurationArchive } from "../../../src/scenarios/runs/archive.js";
 import { describeEachTransport } from "../../support/transports.js";
@@ -148,11 +149,50 @@ describeEachTransport("runs: configuration versions", (h) => {
       const w = await startRuns(h);
       const created = await w.api("POST", `/workspaces/${w.ws.id}/configuration-versions`, { body: { data: { type: "configuration-versions" } } });
       const url = created.body.data.attributes["upload-url"] as string;
-      const first = await fetch(url, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: new Uint8Array([1, 2, 3]) });
+      const bytes = configurationArchive({ "main.tf": "# first\n" });
+      const first = await fetch(url, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: bytes });
       expect(first.status).toBe(200);
-      const second = await fetch(url, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: new Uint8Array([4]) });
+      const second = await fetch(url, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: configurationArchive({ "main.tf": "# second\n" }) });
       expect(second.status).toBe(404);
-      expect(Array.from(w.runs.configurationVersion(created.body.data.id).archive ?? [])).toEqual([1, 2, 3]);
+      expect(sha(w.runs.configurationVersion(created.body.data.id).archive ?? new Uint8Array())).toBe(sha(bytes));
+      expect(w.runs.configurationFiles(created.body.data.id)["main.tf"]?.text).toBe("# first\n");
+    });
+
+    it("exposes the files the client packed: the scenario's configurationFiles and the upload's journal entry", async () => {
+      const w = await startRuns(h);
+      const files = { "main.tf": 'module "vpc" { source = "./modules/vpc" }\n', "modules/vpc/main.tf": "# vpc\n", "empty.tf": "" };
+      const { cvId } = await w.upload({ bytes: configurationArchive(files) });
+      const held = w.runs.configurationFiles(cvId);
+      expect(Object.keys(held)).toEqual(["main.tf", "modules/vpc/main.tf", "empty.tf"]);
+      expect(Object.fromEntries(Object.entries(held).map(([path, file]) => [path, file.text]))).toEqual(files);
+      expect(held["main.tf"]?.mode).toBe(0o644);
+      expect(Buffer.from(held["modules/vpc/main.tf"]?.bytes ?? []).toString()).toBe("# vpc\n");
+      const put = w.doubles.handler.journal.filter((entry) => entry.method === "PUT");
+      expect(put).toHaveLength(1);
+      expect(put[0]?.configurationFiles).toEqual(["main.tf", "modules/vpc/main.tf", "empty.tf"]);
+    });
+
+    const tarball = (): Uint8Array => configurationArchive({ "main.tf": "x".repeat(3000) });
+    const bomb = (): Uint8Array => Buffer.concat(new Array<Buffer>(65).fill(gzipSync(Buffer.alloc(1 << 20)))); // 65 MiB inflated from 66 KB
+    it.each([
+      ["an empty body", () => new Uint8Array(0), "failed to uncompress slug: EOF"],
+      ["bytes that are not gzip", () => new TextEncoder().encode('resource "null_resource" "x" {}\n'), "failed to uncompress slug: gzip: invalid header"],
+      ["gzip of something that is not a tar", () => gzipSync(Buffer.alloc(2048, 0x41)), "failed to untar slug: archive/tar: invalid tar header"],
+      ["an archive cut short", () => tarball().subarray(0, 40), "failed to untar slug: unexpected EOF"],
+      ["a decompression bomb", bomb, `failed to untar slug: archive larger than ${64 * 1024 * 1024} bytes uncompressed`],
+    ])("marks the version errored with error and error-message for %s; no run, no files, no download", async (_name, bytes, message) => {
+      const w = await startRuns(h);
+      const { cvId, runId } = await w.upload({ bytes: bytes() });
+      expect(runId).toBeUndefined();
+      const shown = await w.api("GET", `/configuration-versions/${cvId}`);
+      expect(shown.body.data.attributes).toMatchObject({ status: "errored", error: "unprocessable_archive", "error-message": message });
+      expect(Object.keys(shown.body.data.attributes["status-timestamps"])).toEqual(["errored-at"]);
+      expect(w.runs.runsOf(w.ws.id)).toHaveLength(0);
+      expect(() => w.runs.configurationFiles(cvId)).toThrow(`it is "errored" (unprocessable_archive: ${message})`);
+      expectError(await w.api("GET", `/configuration-versions/${cvId}/download`, { redirect: "manual" }), 404, "not found");
+      const put = w.doubles.handler.journal.find((entry) => entry.method === "PUT");
+      expect(put?.status).toBe(200);
+      expect(put?.configurationFiles).toBeUndefined();
     });
 
     it("marks the version errored when the archive cannot be processed (scripted), with error values", async () => {
@@ -436,6 +476,18 @@ describeEachTransport("runs: configuration versions", (h) => {
         },
       });
       expectError(refused, 422, "invalid attribute", "/data/relationships/configuration-version/data/id");
+    });
+
+    it("go errored when the commit's files are not a gzip-compressed tar, and hold the files when they are", async () => {
+      const w = await startRuns(h, { workspace: { vcsRepo: { identifier: "acme/infra" } } });
+      const junk = w.runs.pushCommit(w.ws.id, { files: new TextEncoder().encode("not an archive") });
+      const good = w.runs.pushCommit(w.ws.id, { files: { "main.tf": "# from git\n" } });
+      w.doubles.advance("5s");
+      const shown = await w.api("GET", `/configuration-versions/${junk.configurationVersionId}`);
+      expect(shown.body.data.attributes).toMatchObject({ status: "errored", error: "unprocessable_archive", "error-message": "failed to uncompress slug: gzip: invalid header" });
+      expect((await w.api("GET", `/configuration-versions/${good.configurationVersionId}`)).body.data.attributes.status).toBe("uploaded");
+      expect(w.runs.configurationFiles(good.configurationVersionId)["main.tf"]?.text).toBe("# from git\n");
+      expect(w.runs.runsOf(w.ws.id).map((r) => r.configurationVersionId)).toEqual([good.configurationVersionId]);
     });
 
     it("make a pull request's version speculative and its run plan-only", async () => {

@@ -5,6 +5,7 @@
  */
 import { expect } from "vitest";
 import type { DoublesCore } from "../../../src/scenarios/doubles-core.js";
+import { configurationArchive } from "../../../src/scenarios/runs/archive.js";
 import { runsPlugin } from "../../../src/scenarios/runs/plugin.js";
 import type { RunsScenario, WorkspaceOptions } from "../../../src/scenarios/runs/runs-scenario.js";
 import type { StartedTransport, TransportHarness } from "../../support/transports.js";
@@ -46,7 +47,7 @@ export interface RunsWorld {
   readonly siteAdmin: string;
   /** Sends a request with the given token (or none) and parses the JSON:API answer. */
   api(method: string, path: string, options?: { token?: string | null; body?: unknown; raw?: string; redirect?: RequestRedirect }): Promise<ApiResponse>;
-  /** Creates a configuration version, uploads an archive, returns its id (and the run id if one was queued). */
+  /** Creates a configuration version, uploads an archive (default: `configurationArchive()`), returns its id (and the run id if one was queued). */
   upload(options?: { workspaceId?: string; token?: string; attributes?: Record<string, unknown>; bytes?: Uint8Array }): Promise<{ cvId: string; runId: string | undefined }>;
   /** Creates a run through the API (201 expected) and returns its id. */
   createRun(attributes?: Record<string, unknown>, options?: { workspaceId?: string; cvId?: string; token?: string }): Promise<string>;
@@ -111,7 +112,7 @@ export async function startRuns(
     const put = await fetch(created.body.data.attributes["upload-url"], {
       method: "PUT",
       headers: { "content-type": "application/octet-stream" },
-      body: new Uint8Array(o.bytes ?? [0x1f, 0x8b, 8, 0, 1, 2, 3]),
+      body: new Uint8Array(o.bytes ?? configurationArchive()),
     });
     expect(put.status).toBe(200);
     const cvId = created.body.data.id as string;

@@ -3,11 +3,15 @@ import { ManualClock } from "../../../src/simulator/kernel/clock.js";
 import { Simulator, type OperationContext } from "../../../src/simulator/kernel/simulator.js";
 import { authenticate, type Caller } from "../../../src/simulator/runs/access.js";
 import { createConfigurationVersion, uploadArchive } from "../../../src/simulator/runs/configuration-versions.js";
+import { configurationArchive } from "../../../src/scenarios/runs/archive.js";
 import { runsDefinition } from "../../../src/simulator/runs/definition.js";
 import { createOrganization, createToken, createUser, createWorkspace } from "../../../src/simulator/runs/fixtures.js";
 import type { OutcomeOverride } from "../../../src/simulator/runs/outcomes.js";
 import { createRun, type CreateRunInput } from "../../../src/simulator/runs/runs.js";
 import type { Run, RunsState } from "../../../src/simulator/runs/state.js";
+
+/** A real configuration archive: uploads of anything else end errored. */
+const ARCHIVE = configurationArchive();
 
 export interface Bare {
   readonly sim: Simulator;
@@ -50,7 +54,7 @@ export function bare(options: { seed?: number; outcome?: OutcomeOverride; autoAp
     uploadVersion: () =>
       update((ctx) => {
         const version = createConfigurationVersion(ctx, admin, workspaceId, { autoQueueRuns: false });
-        uploadArchive(ctx, version.uploadToken ?? "", new Uint8Array([1, 2, 3]));
+        uploadArchive(ctx, version.uploadToken ?? "", ARCHIVE);
         return version.id;
       }),
     createRun: (input = {}) => update((ctx) => createRun(ctx, admin, { workspaceId, ...input }).id),
