@@ -37,6 +37,13 @@ describe("configurationArchive keeps the bytes of the 0.1.0 encoder", () => {
     expect(sha256(archive)).toBe("9a3a34e69369bc795fd7506e4f22d3f03c80d2a2bbd15e6cb0d7de4f07ebb8c1");
   });
 
+  it("ends with two zero blocks also when the entries fill a 10 KiB record exactly", () => {
+    const files = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`f${i}.tf`, String(i).repeat(512)]));
+    const archive = configurationArchive(files);
+    expect(gunzipSync(archive).length).toBe(10 * 1024 + 1024);
+    expect(sha256(archive)).toBe("3c83bf862da509d022166f2095c30a7eb03b64cbd7604ca64cf489ed8e6bb963");
+  });
+
   it("refuses paths it cannot write and content that is not a string", () => {
     expect(() => configurationArchive({ ["a".repeat(101)]: "" })).toThrow(UsageError);
     expect(() => configurationArchive({ "": "" })).toThrow(UsageError);
