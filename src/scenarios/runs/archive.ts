@@ -1,9 +1,17 @@
 /**
- * Builds small `.tar.gz` configuration archives (ustar + gzip, deterministic: mtime 0) for uploads
- * and VCS commits in tests.
+ * Builds small `.tar.gz` configuration archives for uploads and VCS commits in tests: the tar is
+ * nanotar's `createTar` (ustar headers, mode 644, owner 0, mtime 0), gzip is `node:zlib` at level 9
+ * with a fixed header, so the same files give the same bytes on every platform and Node version.
  */
 import { gzipSync } from "node:zlib";
+import { createTar } from "nanotar";
 import { UsageError } from "../../simulator/kernel/errors.js";
+
+const BLOCK = 512;
+/** Where the checksum field of a ustar header starts, and its length. */
+const CHECKSUM = { offset: 148, length: 8 } as const;
+/** The gzip header's OS byte: 3 (Unix), whatever zlib's platform writes (Windows 10, macOS 19). */
+const GZIP_OS_BYTE = 9;
 
 /**
  * A `.tar.gz` archive holding `files` (path -> UTF-8 content), byte-identical for the same input.
@@ -17,14 +25,39 @@ import { UsageError } from "../../simulator/kernel/errors.js";
  */
 export function configurationArchive(files: Readonly<Record<string, string>> = { "main.tf": DEFAULT_MAIN_TF }): Uint8Array<ArrayBuffer> {
   if (files === null || typeof files !== "object" || Array.isArray(files)) throw new UsageError("runs: archive files must be an object of path -> content");
-  const blocks: Buffer[] = [];
-  for (const [path, content] of Object.entries(files)) {
+  const entries = Object.entries(files).map(([path, content]) => {
     if (typeof content !== "string") throw new UsageError(`runs: archive file ${JSON.stringify(path)} must have string content`);
-    const data = Buffer.from(content, "utf8");
-    blocks.push(header(path, data.length), data, Buffer.alloc((512 - (data.length % 512)) % 512));
+    const length = Buffer.byteLength(path, "utf8");
+    if (length === 0 || length > 100) throw new UsageError(`runs: archive paths must be 1 to 100 bytes long: ${JSON.stringify(path)}`);
+    return { name: path, data: Buffer.from(content, "utf8") };
+  });
+  const tar = createTar(entries, { attrs: { mode: "644", uid: 0, gid: 0, mtime: 0, user: "", group: "" } });
+  const gzip = gzipSync(canonical(tar, entries), { level: 9 });
+  gzip[GZIP_OS_BYTE] = 3;
+  return new Uint8Array(gzip);
+}
+
+/**
+ * nanotar's tar in the layout this function has always written (POSIX, as GNU tar writes it): the
+ * checksum as six octal digits, NUL, space (nanotar writes the same sum unpadded, NUL-filled), and
+ * exactly two zero blocks after the last entry (nanotar pads to 10 KiB records and leaves the end
+ * blocks out when the entries fill a record).
+ */
+function canonical(tar: Uint8Array, entries: readonly { readonly data: Uint8Array }[]): Uint8Array {
+  let end = 0;
+  const headers: number[] = [];
+  for (const { data } of entries) {
+    headers.push(end);
+    end += BLOCK + BLOCK * Math.ceil(data.length / BLOCK);
   }
-  blocks.push(Buffer.alloc(1024));
-  return new Uint8Array(gzipSync(Buffer.concat(blocks), { level: 9 }));
+  const out = new Uint8Array(end + 2 * BLOCK);
+  out.set(tar.subarray(0, end));
+  for (const at of headers) {
+    const field = out.subarray(at + CHECKSUM.offset, at + CHECKSUM.offset + CHECKSUM.length);
+    const sum = Number.parseInt(Buffer.from(field).toString("latin1").replace(/\0.*$/s, ""), 8);
+    field.set(Buffer.from(`${sum.toString(8).padStart(6, "0")}\0 `, "latin1"));
+  }
+  return out;
 }
 
 /**
@@ -33,23 +66,3 @@ export function configurationArchive(files: Readonly<Record<string, string>> = {
  * configurationArchive({ "main.tf": DEFAULT_MAIN_TF })
  */
 export const DEFAULT_MAIN_TF = 'resource "null_resource" "example" {}\n';
-
-function header(path: string, size: number): Buffer {
-  const block = Buffer.alloc(512);
-  const name = Buffer.from(path, "utf8");
-  if (name.length === 0 || name.length > 100) throw new UsageError(`runs: archive paths must be 1 to 100 bytes long: ${JSON.stringify(path)}`);
-  name.copy(block, 0);
-  block.write("0000644\0", 100, "ascii");
-  block.write("0000000\0", 108, "ascii");
-  block.write("0000000\0", 116, "ascii");
-  block.write(`${size.toString(8).padStart(11, "0")}\0`, 124, "ascii");
-  block.write("00000000000\0", 136, "ascii");
-  block.write("        ", 148, "ascii");
-  block.write("0", 156, "ascii");
-  block.write("ustar\0", 257, "ascii");
-  block.write("00", 263, "ascii");
-  let sum = 0;
-  for (const byte of block) sum += byte;
-  block.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, "ascii");
-  return block;
-}
