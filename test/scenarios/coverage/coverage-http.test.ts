@@ -4,6 +4,7 @@
  * codes), a refused request moves no transition, and coverage never changes an answer.
  */
 import { describe, expect, it } from "vitest";
+import { configurationArchive } from "../../../src/scenarios/runs/archive.js";
 import { createDoubles, type Doubles } from "../../../src/scenarios/doubles.js";
 import { machineTransitions } from "../../../src/simulator/kernel/machine.js";
 import { configurationVersionMachine } from "../../../src/simulator/runs/configuration-version-machine.js";
@@ -21,7 +22,7 @@ async function send(url: string, init: { method?: string; headers?: Record<strin
   const response = await fetch(url, {
     method: init.method ?? "GET",
     headers: { ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...init.headers },
-    ...(init.body === undefined ? {} : { body: typeof init.body === "string" ? init.body : JSON.stringify(init.body) }),
+    ...(init.body === undefined ? {} : { body: typeof init.body === "string" || init.body instanceof Uint8Array ? (init.body as string | Uint8Array<ArrayBuffer>) : JSON.stringify(init.body) }),
   });
   const headers: [string, string][] = [];
   response.headers.forEach((value, name) => {
@@ -51,7 +52,7 @@ async function script(t: StartedTransport<Doubles>): Promise<Answer[]> {
   });
   answers.push(cv);
   const cvBody = JSON.parse(cv.text) as { data: { id: string; attributes: { "upload-url": string } } };
-  answers.push(await send(cvBody.data.attributes["upload-url"], { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: "archive" }));
+  answers.push(await send(cvBody.data.attributes["upload-url"], { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: configurationArchive() }));
   const run = await send(`${runsApi}/runs`, {
     method: "POST",
     headers: jsonApi,
