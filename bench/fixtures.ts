@@ -23,8 +23,8 @@ export interface RunGet {
 }
 
 /** Builds {@link RunGet} (seed 1: the same bytes every time). */
-export async function runGet(): Promise<RunGet> {
-  const doubles = createDoubles({ seed: 1 });
+export async function runGet(options: { readonly coverage?: boolean } = {}): Promise<RunGet> {
+  const doubles = createDoubles({ seed: 1, ...options });
   const { runs } = doubles;
   const workspace = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
   const user = runs.addUser({ permissions: { [workspace.id]: "admin" } });

@@ -76,3 +76,17 @@ row({
     };
   },
 });
+
+row({
+  name: "GET run through handle() counting coverage (issue 11 item 4)",
+  clock: "cpu",
+  target: "<= 1.1x",
+  setup: async () => {
+    const { doubles, request } = await runGet();
+    const { doubles: quiet, request: quietRequest } = await runGet({ coverage: false });
+    return {
+      figure: { label: "handle(), coverage on (default)", run: () => doubles.handler.handle(request) },
+      anchor: { label: "handle(), coverage: false", run: () => quiet.handler.handle(quietRequest) },
+    };
+  },
+});
