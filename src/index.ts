@@ -21,6 +21,7 @@ export {
 export type { HttpService, Route, RouteContext, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
 export { INTERCEPTED_METHODS, interceptWithNock, type NockInterception } from "./interceptors/nock-adapter.js";
 export { interceptWithInterceptors, type Interception } from "./interceptors/transports/interceptors.js";
+export type { UnhandledRequestPrint, UnhandledRequestStrategy } from "./interceptors/transports/unhandled.js";
 export { METHOD_OVERRIDE_HEADER, startServer, type RunningServer, type ServerOptions } from "./interceptors/server.js";
 export {
   DoublesCore,
@@ -46,6 +47,7 @@ export {
 } from "./scenarios/coverage/report.js";
 export { COVERAGE_DIR_ENV } from "./scenarios/coverage/sink.js";
 export {
+  assertNoUnexpectedRequests,
   filterOf,
   journalMatchers,
   type ExpectedRequest,

@@ -23,6 +23,19 @@ import { withContentLength, type SimRequest, type SimResponse } from "./http.js"
 import { holdOwnedOrigins } from "./owned-origins.js";
 import { claimOrigins } from "./transports/claims.js";
 import { disposeIdleEngines, engineAttachments, onEngineIdle } from "./transports/engine.js";
+import { holdUnhandledPolicy, type UnhandledAction, type UnhandledRequestStrategy } from "./transports/unhandled.js";
+import { markOwnScope, onUserMock, watchUserMocks } from "./transports/nock-mocks.js";
+
+/** Options of the in-process transports ({@link interceptWithNock}, `interceptWithInterceptors`). */
+export interface TransportOptions {
+  /**
+   * What happens to a request to a host no doubles own that nothing else answered (default
+   * `"warn"`); see {@link UnhandledRequestStrategy}. Loopback hosts are never unhandled.
+   */
+  readonly onUnhandledRequest?: UnhandledRequestStrategy;
+  /** Told of each request failed or warned about by `onUnhandledRequest` (the doubles list them). */
+  readonly onUnhandled?: (request: Request, action: UnhandledAction) => void;
+}
 
 /**
  * nock is loaded on the first interception, not on import: loading nock activates its request
@@ -143,7 +156,7 @@ interface CapturedRequest {
  * using interception = interceptWithNock(doubles.handler);
  * await fetch("https://app.run-orchestration.test/api/v2/runs/run-123");
  */
-export function interceptWithNock(handler: Handler): NockInterception {
+export function interceptWithNock(handler: Handler, options: TransportOptions = {}): NockInterception {
   const scopes: nock.Scope[] = [];
   let stopped = false;
   // nock.cleanAll() removes the interceptors without stop(): the origins are then free again.
@@ -163,7 +176,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
   };
 
   const serve = (origin: string, hostAlias: string): void => {
-    const scope = nock(hostAlias).persist();
+    const scope = markOwnScope(nock(hostAlias).persist());
     scope.on("request", onRequest);
     for (const registered of [...INTERCEPTED_METHODS, ANY_METHOD]) {
       const interceptor = scope.intercept(/.*/, registered);
@@ -196,7 +209,7 @@ export function interceptWithNock(handler: Handler): NockInterception {
   };
   /** The other scheme on the same host and port: answered as the real server would, in process. */
   const refuse = (alias: WrongSchemeAlias): void => {
-    const scope = nock(alias.origin).persist();
+    const scope = markOwnScope(nock(alias.origin).persist());
     for (const method of [...INTERCEPTED_METHODS, ANY_METHOD]) {
       const interceptor = scope.intercept(/.*/, method);
       if (method === ANY_METHOD) matchEveryMethod(interceptor);
@@ -207,30 +220,50 @@ export function interceptWithNock(handler: Handler): NockInterception {
     scopes.push(scope);
   };
   const aliases: string[] = [];
-  for (const origin of handler.origins) {
-    serve(origin, origin);
-    // `https://secrets.test.` is the same host to DNS: fetch sends it as written.
-    const dotted = trailingDotAlias(origin);
-    if (dotted !== undefined && !handler.origins.includes(dotted)) {
-      serve(origin, dotted);
-      aliases.push(dotted);
+  const register = (): void => {
+    aliases.length = 0;
+    for (const origin of handler.origins) {
+      serve(origin, origin);
+      // `https://secrets.test.` is the same host to DNS: fetch sends it as written.
+      const dotted = trailingDotAlias(origin);
+      if (dotted !== undefined && !handler.origins.includes(dotted)) {
+        serve(origin, dotted);
+        aliases.push(dotted);
+      }
+      for (const alias of wrongSchemeAliases(origin)) {
+        if (handler.origins.includes(alias.origin)) continue;
+        refuse(alias);
+        aliases.push(alias.origin);
+      }
     }
-    for (const alias of wrongSchemeAliases(origin)) {
-      if (handler.origins.includes(alias.origin)) continue;
-      refuse(alias);
-      aliases.push(alias.origin);
-    }
-  }
-  const releaseOrigins = holdOwnedOrigins([...handler.origins, ...aliases]);
-
-  const stop = (): void => {
-    if (stopped) return;
-    stopped = true;
+  };
+  const unregister = (): void => {
     for (const scope of scopes) {
       scope.persist(false);
       scope.removeListener("request", onRequest);
     }
     for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
+    scopes.length = 0;
+    interceptors.length = 0;
+  };
+  register();
+  watchUserMocks(nock);
+  // A user's own interceptor added on one of these origins (after this call) goes in front of
+  // ours (not after nock.cleanAll() removed ours: the origins are free then).
+  const releaseWatch = onUserMock(handler.origins, () => {
+    if (!live()) return;
+    unregister();
+    register();
+  });
+  const releaseOrigins = holdOwnedOrigins([...handler.origins, ...aliases]);
+  const releaseUnhandled = holdUnhandledPolicy(options.onUnhandledRequest ?? "warn", (request, action) => options.onUnhandled?.(request, action));
+
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    releaseWatch();
+    unregister();
+    releaseUnhandled(); // before nock is released: nock is restored only once no engine listener is left
     releaseOrigins();
     releaseNock(nock);
     releaseClaim();

@@ -29,6 +29,11 @@ import type { CoverageReport } from "./coverage/report.js";
 import { flushCoverage, registerCoverage } from "./coverage/sink.js";
 import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
+import type { UnhandledRequest } from "./journal-matchers.js";
+import { checkUnhandledStrategy, type UnhandledAction, type UnhandledRequestStrategy } from "../interceptors/transports/unhandled.js";
+
+/** How many unhandled requests {@link DoublesCore.unhandledRequests} keeps. */
+const UNHANDLED_KEPT = 1000;
 
 /**
  * Which clock drives the simulator:
@@ -68,6 +73,13 @@ export interface DoublesCoreOptions {
    */
   readonly serverOnly?: (doubles: DoublesCore) => ServiceMount[];
   /**
+   * Give these doubles hosts of their own: each default base URL's first host label gets a suffix
+   * unique in the process (`https://secrets-3.test/v1`, `https://app-3.run-orchestration.test/api/v2`),
+   * as `baseUrls()` shows, so several doubles intercept at once (`test.concurrent`) without sharing
+   * anything. Base URLs given in `baseUrls` are kept as given. Default `false`.
+   */
+  readonly uniqueOrigins?: boolean;
+  /**
    * Whether to count what requests and timed moves exercise, for {@link DoublesCore.coverage}
    * (default `true`). Counting never changes an answer; `false` skips it altogether.
    */
@@ -81,6 +93,15 @@ export interface InterceptOptions {
    * @mswjs/interceptors directly (the engine nock is built on): faster, no timers on the way.
    */
   readonly transport?: "nock" | "interceptors";
+  /**
+   * What happens to a request to a host no doubles own that nothing else (your nock mocks, msw)
+   * answered, while this interception is live: `"warn"` (default: a warning, then the network),
+   * `"error"` (the request fails, never leaving the process), `"bypass"`, or a function
+   * `(request, print) => void` as msw's. Loopback hosts are never unhandled. Requests failed or
+   * warned about are listed in {@link DoublesCore.unhandledRequests}. See
+   * docs/decisions/transports.md "Unhandled requests".
+   */
+  readonly onUnhandledRequest?: UnhandledRequestStrategy;
 }
 
 /** Options of {@link DoublesCore.listen}. */
@@ -213,6 +234,9 @@ export class DoublesCore {
   private readonly options: DoublesCoreOptions;
   private nockHandler: Handler | undefined;
   private readonly interceptions = new Set<Interception>();
+  private readonly unhandled: UnhandledRequest[] = [];
+  /** Appended to the first host label of default base URLs (`uniqueOrigins`). */
+  private readonly hostSuffix: string;
   private readonly closers: (() => void)[] = [];
   private readonly servers = new Set<RunningServer>();
   private readonly controls = new Map<string, unknown>();
@@ -236,6 +260,7 @@ export class DoublesCore {
     this.options = options;
     this.clock = makeClock(options.clock, options.start);
     this.requestJournal = new RequestJournal(options.journal);
+    this.hostSuffix = options.uniqueOrigins === true ? `-${++uniqueOriginsCount}` : "";
     this.sim = new Simulator({
       clock: this.clock,
       seed: options.seed ?? 1,
@@ -371,12 +396,21 @@ export class DoublesCore {
     return this.requestJournal;
   }
 
+  /**
+   * Requests to hosts no doubles own that an interception of these doubles failed or warned about
+   * (`onUnhandledRequest`), oldest first (the last 1000). `toHaveNoUnmatchedRequests()` and
+   * `useDoubles()` fail on them.
+   */
+  get unhandledRequests(): readonly UnhandledRequest[] {
+    return this.unhandled;
+  }
+
   /** The base URLs each service answers on through nock. */
   baseUrls(): Record<string, Record<string, string>> {
     const out: Record<string, Record<string, string>> = {};
     for (const plugin of this.plugins) {
       const override = this.options.baseUrls?.[plugin.key];
-      const bases: Record<string, string> = { ...plugin.defaultBases };
+      const bases: Record<string, string> = Object.fromEntries(Object.entries(plugin.defaultBases).map(([name, base]) => [name, withHostSuffix(base, this.hostSuffix)]));
       if (typeof override === "string") bases.api = override;
       else if (override) Object.assign(bases, override);
       out[plugin.key] = Object.fromEntries(Object.entries(bases).map(([k, v]) => [k, v.replace(/\/+$/, "")]));
@@ -460,14 +494,21 @@ export class DoublesCore {
    * using interception = doubles.intercept();
    * using fast = other.intercept({ transport: "interceptors" });
    */
-  intercept(options?: { readonly transport?: "nock" }): NockInterception;
+  intercept(options?: { readonly transport?: "nock"; readonly onUnhandledRequest?: UnhandledRequestStrategy }): NockInterception;
   intercept(options: InterceptOptions): Interception;
   intercept(options: InterceptOptions = {}): Interception {
     const transport = options.transport ?? "nock";
     if (transport !== "nock" && transport !== "interceptors") {
       throw new UsageError(`unknown transport ${JSON.stringify(transport)} (transports: "nock", "interceptors")`);
     }
-    const interception = transport === "nock" ? interceptWithNock(this.handler) : interceptWithInterceptors(this.handler);
+    const transportOptions = {
+      ...(options.onUnhandledRequest === undefined ? {} : { onUnhandledRequest: checkUnhandledStrategy(options.onUnhandledRequest) }),
+      onUnhandled: (request: Request, action: UnhandledAction) => {
+        this.unhandled.push({ at: this.sim.clock.now(), method: request.method, url: request.url, action });
+        if (this.unhandled.length > UNHANDLED_KEPT) this.unhandled.shift();
+      },
+    };
+    const interception = transport === "nock" ? interceptWithNock(this.handler, transportOptions) : interceptWithInterceptors(this.handler, transportOptions);
     this.interceptions.add(interception);
     return interception;
   }
@@ -606,6 +647,18 @@ export class DoublesCore {
   get httpServices(): readonly HttpService[] {
     return this.plugins.map((p) => p.http);
   }
+}
+
+/** Doubles created with `uniqueOrigins` so far in this process (their host suffix). */
+let uniqueOriginsCount = 0;
+
+/** `base` with `suffix` after its host's first label (`https://secrets.test/v1` -> `https://secrets-3.test/v1`). */
+function withHostSuffix(base: string, suffix: string): string {
+  if (suffix === "") return base;
+  const url = new URL(base);
+  const [first = "", ...rest] = url.hostname.split(".");
+  url.hostname = [`${first}${suffix}`, ...rest].join(".");
+  return url.href;
 }
 
 function rebaseMount(mount: ServiceMount, origin: string): Record<string, string> {

@@ -23,8 +23,8 @@ export interface UnhandledRequest {
   readonly at: number;
   readonly method: string;
   readonly url: string;
-  /** What was done with it: sent to the network (`"warn"`, `"bypass"`) or failed (`"error"`). */
-  readonly action: "error" | "warn" | "bypass";
+  /** What was done with it: sent to the network after a warning (`"warn"`) or failed (`"error"`). */
+  readonly action: "error" | "warn";
 }
 
 /** What the matchers accept: the doubles (anything with a `journal`) or a journal. */
@@ -214,3 +214,19 @@ export const journalMatchers = {
     };
   },
 };
+
+/**
+ * Throws when the doubles answered a request no endpoint serves, or an interception of theirs
+ * failed or warned about a request to a host no doubles own: the check `useDoubles()` runs after
+ * each test, for any framework's `afterEach`.
+ * @throws {Error} naming each such request (the journal dump, credentials masked).
+ * @example
+ * afterEach(async () => {
+ *   await doubles.close();
+ *   assertNoUnexpectedRequests(doubles);
+ * });
+ */
+export function assertNoUnexpectedRequests(doubles: JournalSource): void {
+  const result = journalMatchers.toHaveNoUnmatchedRequests.call({ isNot: false, equals: () => false }, doubles);
+  if (!result.pass) throw new Error(`infra-doubles: unexpected requests in this test\n\n${result.message()}`);
+}

@@ -9,7 +9,7 @@ import { UsageError } from "../simulator/kernel/errors.js";
 import type { ServicePlugin } from "./plugin.js";
 
 /** The top-level option keys, in the order the messages list them. */
-export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal"]);
+export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
 
 /** Levenshtein distance (small strings only). */
@@ -138,6 +138,9 @@ export function checkDoublesOptions(options: unknown, plugins: readonly ServiceP
   }
   if (options.coverage !== undefined && typeof options.coverage !== "boolean") {
     throw new UsageError(`createDoubles: option "coverage" must be true or false, not ${describe(options.coverage)}`);
+  }
+  if (options.uniqueOrigins !== undefined && typeof options.uniqueOrigins !== "boolean") {
+    throw new UsageError(`createDoubles: option "uniqueOrigins" must be true or false, not ${describe(options.uniqueOrigins)}`);
   }
   if (journal !== undefined) {
     if (!isPlainObject(journal)) throw new UsageError(`createDoubles: option "journal" must be an object like { limit: 1000, maxBodyBytes: 16384 }, not ${describe(journal)}`);

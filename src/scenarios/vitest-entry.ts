@@ -5,20 +5,102 @@
  *
  * @example
  * import { expect, it } from "vitest";
- * import "infra-doubles/vitest";
+ * import { useDoubles } from "infra-doubles/vitest";
+ *
+ * const doubles = useDoubles({ seed: 1 });
  * it("applies once", async () => {
- *   // ...
- *   expect(doubles).toHaveReceivedTimes("POST /runs/:run_id/actions/apply", 1);
+ *   // ... the code under test, against doubles().baseUrls() ...
+ *   expect(doubles()).toHaveReceivedTimes("POST /runs/:run_id/actions/apply", 1);
  * });
  */
-import { expect } from "vitest";
-import { journalMatchers, type JournalMatchers } from "./journal-matchers.js";
+import { afterEach, beforeEach, expect } from "vitest";
+import type { UnhandledRequestStrategy } from "../interceptors/transports/unhandled.js";
+import { UsageError } from "../simulator/kernel/errors.js";
+import { createDoubles, type Doubles, type DoublesOptions } from "./doubles.js";
+import { assertNoUnexpectedRequests, journalMatchers, type JournalMatchers } from "./journal-matchers.js";
 
 expect.extend(journalMatchers);
 
 declare module "vitest" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
   interface Matchers<T = any> extends JournalMatchers<T> {}
+  interface TestContext {
+    /** The test's own doubles, when the file calls `useDoubles()`. */
+    doubles: Doubles;
+  }
 }
 
-export { filterOf, journalMatchers, type ExpectedRequest, type JournalMatchers, type JournalSource, type MatcherContext, type MatcherResult, type UnhandledRequest } from "./journal-matchers.js";
+/** Options of {@link useDoubles}: `createDoubles()`'s, plus how to intercept and check. */
+export interface UseDoublesOptions extends DoublesOptions {
+  /** `"nock"` (default) or `"interceptors"`. */
+  readonly transport?: "nock" | "interceptors";
+  /** What happens to requests to hosts no doubles own (default `"warn"`); see `intercept()`. */
+  readonly onUnhandledRequest?: UnhandledRequestStrategy;
+  /**
+   * After each test, fail it when a request matched no endpoint or went unhandled (default true;
+   * see `assertNoUnexpectedRequests`).
+   */
+  readonly checkUnexpectedRequests?: boolean;
+}
+
+/**
+ * Gives each test of the file (or `describe` block) its own doubles: created and intercepting
+ * before each test, stopped after it, then checked for unexpected requests (a request no endpoint
+ * serves, one to a host no doubles own; the test fails naming them). Each test gets its doubles in
+ * its context (`({ doubles }) => ...`), which `test.concurrent` needs; with
+ * `uniqueOrigins: true` concurrent tests in one worker get hosts of their own
+ * (`doubles.baseUrls()`), so they share nothing. Without it, two live doubles on the same origins
+ * are refused, as ever.
+ * @param options - `createDoubles()` options, plus `transport`, `onUnhandledRequest`,
+ *   `checkUnexpectedRequests`.
+ * @returns a function giving the running test's doubles (outside `test.concurrent`).
+ * @throws {UsageError} from the returned function outside a test, or while several tests run at
+ *   once (take them from the test context then).
+ * @example
+ * const doubles = useDoubles({ seed: 1, uniqueOrigins: true });
+ * it.concurrent("reads a secret", async ({ doubles, expect }) => {
+ *   const client = makeClient(doubles.baseUrls().secrets.api);
+ *   // ...
+ *   expect(doubles).toHaveReceived("GET /sys/health");
+ * });
+ * it("one at a time", () => {
+ *   doubles().advance("10m");
+ * });
+ */
+export function useDoubles(options: UseDoublesOptions = {}): () => Doubles {
+  const { transport = "nock", onUnhandledRequest, checkUnexpectedRequests = true, ...doublesOptions } = options;
+  const live = new Map<string, Doubles>();
+  beforeEach((context) => {
+    const doubles = createDoubles(doublesOptions);
+    doubles.intercept({ transport, ...(onUnhandledRequest === undefined ? {} : { onUnhandledRequest }) });
+    live.set(context.task.id, doubles);
+    context.doubles = doubles;
+  });
+  afterEach(async (context) => {
+    const doubles = live.get(context.task.id);
+    live.delete(context.task.id);
+    if (doubles === undefined) return;
+    await doubles.close();
+    if (checkUnexpectedRequests && context.task.result?.state !== "fail") assertNoUnexpectedRequests(doubles);
+  });
+  return () => {
+    const [only, ...others] = live.values();
+    if (only === undefined) throw new UsageError("useDoubles(): no test is running (call the returned function inside a test)");
+    if (others.length > 0) {
+      throw new UsageError("useDoubles(): several tests run at once (test.concurrent); take each test's doubles from its context: it.concurrent(\"...\", async ({ doubles }) => ...)");
+    }
+    return only;
+  };
+}
+
+export {
+  assertNoUnexpectedRequests,
+  filterOf,
+  journalMatchers,
+  type ExpectedRequest,
+  type JournalMatchers,
+  type JournalSource,
+  type MatcherContext,
+  type MatcherResult,
+  type UnhandledRequest,
+} from "./journal-matchers.js";

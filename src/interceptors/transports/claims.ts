@@ -28,7 +28,8 @@ export function claimOrigins(origins: readonly string[], live: () => boolean): (
   if (taken.length > 0) {
     throw new UsageError(
       `${taken.join(", ")} ${taken.length === 1 ? "is" : "are"} already intercepted by another interception that was not stopped; ` +
-        "stop it first (`using _interception = doubles.intercept()`, `interception.stop()` or `await doubles.close()` after each test)",
+        "stop it first (`using _interception = doubles.intercept()`, `interception.stop()` or `await doubles.close()` after each test), " +
+        "or give each doubles hosts of their own for tests that run at once: createDoubles({ uniqueOrigins: true })",
     );
   }
   const owner = Symbol("interception");

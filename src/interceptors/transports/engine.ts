@@ -42,6 +42,7 @@ export type EngineListener = (event: EngineRequestEvent) => Promise<void> | void
 
 interface EmitterLike {
   prependListener(event: string, listener: EngineListener): unknown;
+  on(event: string, listener: EngineListener): unknown;
   removeListener(event: string, listener: EngineListener): unknown;
   listenerCount(event: string): number;
   eventNames(): (string | symbol)[];
@@ -87,17 +88,19 @@ let attachments = 0;
 const idleCallbacks = new Set<() => void>();
 
 /**
- * Puts `listener` in front of every request node:http, node:https and fetch make, until the
+ * Puts `listener` in front of every request node:http, node:https and fetch make (with
+ * `{ last: true }`: after every listener attached so far, nock's and msw's included), until the
  * returned function is called (calling it twice is harmless).
  * @example
  * const detach = attachEngineListener(async ({ request, controller }) => controller.respondWith(new Response("hi")));
  * detach();
  */
-export function attachEngineListener(listener: EngineListener): () => void {
+export function attachEngineListener(listener: EngineListener, options: { readonly last?: boolean } = {}): () => void {
   const instances: InstanceLike[] = [];
   const attach = (kind: Kind): void => {
     const instance = runningInstance(kind);
-    instance.emitter.prependListener("request", listener);
+    if (options.last === true) instance.emitter.on("request", listener);
+    else instance.emitter.prependListener("request", listener);
     attached.set(instance, (attached.get(instance) ?? 0) + 1);
     instances.push(instance);
   };

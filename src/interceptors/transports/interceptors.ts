@@ -17,7 +17,11 @@ import type { Handler } from "../handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "../http.js";
 import { canonicalOrigin, holdOwnedOrigins } from "../owned-origins.js";
 import { claimOrigins } from "./claims.js";
+import { UsageError } from "../../simulator/kernel/errors.js";
+import type { TransportOptions } from "../nock-adapter.js";
 import { attachEngineListener, type EngineController, type EngineRequestEvent } from "./engine.js";
+import { loadedNock, mockedOrigins, onUserMock, watchUserMocks } from "./nock-mocks.js";
+import { holdUnhandledPolicy } from "./unhandled.js";
 
 /** A live interception. Dispose it (or call `stop()`) to end it. */
 export interface Interception extends Disposable {
@@ -56,9 +60,16 @@ type Destination =
  * using interception = interceptWithInterceptors(doubles.handler);
  * await fetch("https://app.run-orchestration.test/api/v2/runs/run-123");
  */
-export function interceptWithInterceptors(handler: Handler): Interception {
+export function interceptWithInterceptors(handler: Handler, options: TransportOptions = {}): Interception {
   let stopped = false;
   const releaseClaim = claimOrigins(handler.origins, () => !stopped);
+  let releaseWatch: () => void;
+  try {
+    releaseWatch = refuseUserNockMocks(handler.origins);
+  } catch (error) {
+    releaseClaim();
+    throw error;
+  }
   const releaseMethods = holdClientMethodSupport();
   const releaseOrigins = holdOwnedOrigins([...handler.origins, ...handler.origins.flatMap(otherScheme)]);
   const destinations = destinationTable(handler.origins);
@@ -71,9 +82,12 @@ export function interceptWithInterceptors(handler: Handler): Interception {
     // keep every request's continuation).
     await new Promise<never>(() => undefined);
   });
+  const releaseUnhandled = holdUnhandledPolicy(options.onUnhandledRequest ?? "warn", (request, action) => options.onUnhandled?.(request, action));
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
+    releaseWatch();
+    releaseUnhandled();
     detach();
     releaseOrigins();
     releaseMethods();
@@ -87,6 +101,25 @@ export function interceptWithInterceptors(handler: Handler): Interception {
     },
     [Symbol.dispose]: stop,
   };
+}
+
+/**
+ * This transport answers its origins before nock's listener runs, so a user's nock interceptor on
+ * one of them would never answer: refused loudly instead, whether it exists already (here) or is
+ * added later (from its `.reply()`), as long as nock is loaded in the process.
+ * @returns stops watching for later ones.
+ * @throws {UsageError} when nock already holds an interceptor on one of `origins`.
+ */
+function refuseUserNockMocks(origins: readonly string[]): () => void {
+  const nock = loadedNock();
+  if (nock === undefined) return () => undefined;
+  const advice = 'the "interceptors" transport answers them before nock runs; use doubles.intercept() (the nock transport, where your interceptors answer first) to mock single calls with nock';
+  const mocked = mockedOrigins(nock, origins);
+  if (mocked.length > 0) throw new UsageError(`nock holds interceptors on ${mocked.join(", ")}, which these doubles serve: ${advice}`);
+  watchUserMocks(nock);
+  return onUserMock(origins, () => {
+    throw new UsageError(`this nock interceptor is on an origin that live doubles serve: ${advice}`);
+  });
 }
 
 /**
