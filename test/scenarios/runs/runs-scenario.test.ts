@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../../src/simulator/kernel/errors.js";
 import { DoublesCore } from "../../../src/scenarios/doubles-core.js";
 import { createDoubles } from "../../../src/scenarios/doubles.js";
-import { configurationArchive } from "../../../src/scenarios/runs/archive.js";
+import { configurationArchive, DEFAULT_MAIN_TF } from "../../../src/scenarios/runs/archive.js";
 import { runsDefaultScenario } from "../../../src/scenarios/runs/default-scenario.js";
 import { RUNS_DEFAULT_BASES, runsPlugin } from "../../../src/scenarios/runs/plugin.js";
 import type { RunsScenario } from "../../../src/scenarios/runs/runs-scenario.js";
@@ -26,6 +26,15 @@ afterEach(async () => {
 });
 
 describe("runs scenario controls", () => {
+  it("gives the default archive's bytes on every call, each call its own copy", () => {
+    const first = configurationArchive();
+    expect(Buffer.from(first).equals(Buffer.from(configurationArchive({ "main.tf": DEFAULT_MAIN_TF })))).toBe(true);
+    first.fill(0);
+    const second = configurationArchive();
+    expect(second).not.toBe(first);
+    expect(Buffer.from(second).equals(Buffer.from(configurationArchive({ "main.tf": DEFAULT_MAIN_TF })))).toBe(true);
+  });
+
   it("is the runs getter of createDoubles(), with the plugin's default bases", () => {
     const doubles = createDoubles({ seed: 1 });
     expect(doubles.runs.addOrganization("x")).toBe("x");
