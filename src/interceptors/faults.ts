@@ -8,7 +8,7 @@
  * Implements DESIGN.md "Faults" (applied at one point in the handler pipeline).
  */
 import type { Simulator } from "../simulator/kernel/simulator.js";
-import type { SimRequest, SimResponse } from "./http.js";
+import type { SimRequest, SimResponse } from "./message.js";
 
 /**
  * How a connection fails instead of carrying an answer:

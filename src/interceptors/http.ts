@@ -4,25 +4,9 @@
  */
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultAnswer } from "./faults.js";
+import type { SimRequest, SimResponse } from "./message.js";
 
-/** A request as the fake sees it, whatever transport carried it. */
-export interface SimRequest {
-  /** Upper-case method (`GET`, `LIST`, ...). */
-  readonly method: string;
-  /** The full URL, including origin and query. */
-  readonly url: URL;
-  /** Header names in lower case; repeated headers joined with `, `. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The exact request bytes (empty when there is no body). */
-  readonly body: Uint8Array;
-  /** Aborted when the client goes away (long-polling reads stop waiting). */
-  readonly signal?: AbortSignal;
-  /**
-   * Set by a transport that stopped reading the body at the service's
-   * {@link RequestBodyLimit} (`body` is then empty): the handler answers the service's 413.
-   */
-  readonly bodyTooLarge?: boolean;
-}
+export type { SimRequest, SimResponse } from "./message.js";
 
 /**
  * A service's request body limit: bodies longer than `maxBytes` are answered `tooLarge` (the real
@@ -34,25 +18,6 @@ export interface RequestBodyLimit {
   readonly maxBytes: number;
   /** The service's own answer to a longer body. */
   tooLarge(request: SimRequest): SimResponse;
-}
-
-/** A response from the fake. */
-export interface SimResponse {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  /** A string is sent as UTF-8. `undefined` sends no body. */
-  readonly body?: string | Uint8Array;
-  /**
-   * Set by a fault: the transport drops the connection instead of sending this answer (`reset`:
-   * the connection is reset; `hang-up`: closed before any answer). Status, headers and body are
-   * then not sent.
-   */
-  readonly drop?: "reset" | "hang-up";
-  /** Facts for this request's journal entry, never sent (see `JournalEntry` in journal.ts). */
-  readonly journal?: {
-    /** An upload whose archive was read: the paths of its regular files, in archive order. */
-    readonly configurationFiles?: readonly string[];
-  };
 }
 
 /** What a route handler receives. */

@@ -13,7 +13,7 @@ import { SECRETS } from "../../simulator/secrets/errors.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
 import { sshScenario } from "../secrets/ssh/ssh-scenario.js";
 import { ScenarioDocumentError, pointer } from "./errors.js";
-import type { NameResolver, ScenarioTarget } from "./load.js";
+import type { NameResolver, ScenarioTarget } from "./target.js";
 import type { Expectation } from "./types.js";
 
 /**

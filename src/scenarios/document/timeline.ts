@@ -10,7 +10,7 @@ import { SECRETS } from "../../simulator/secrets/errors.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
 import { pointer, ScenarioDocumentError } from "./errors.js";
 import { checkExpectation } from "./expect.js";
-import { addFault, applyNodeState, at, type NameResolver, type ScenarioNames, type ScenarioTarget } from "./load.js";
+import { addFault, applyNodeState, at, type NameResolver, type ScenarioNames, type ScenarioTarget } from "./target.js";
 import type { ScenarioDocument, TimelineStep } from "./types.js";
 
 /** Options of `loaded.play()`. */
