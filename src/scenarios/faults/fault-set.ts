@@ -206,8 +206,8 @@ export class FaultSet implements FaultSource {
 
   /**
    * Latency: a clock that moves only by hand (manual) is advanced by `ms`; a clock that follows
-   * real time (system, fake timers, advanceable) is waited on with `setTimeout` (looked up at the
-   * call, so `vi.useFakeTimers()` controls it).
+   * real time (system, fake timers, advanceable) is waited on through the clock's wake-up, until
+   * the clock reads `ms` later (so `vi.useFakeTimers()` controls it).
    */
   private async delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const clock = this.sim.clock as { wakeAt?: unknown; advance?: unknown };
@@ -218,23 +218,44 @@ export class FaultSet implements FaultSource {
     await this.wait(ms, signal);
   }
 
-  /** Waits `ms` (or forever), ended early by `signal` or by {@link FaultSet.release}. */
+  /**
+   * Waits `ms` of the simulator's clock (or forever), ended early by `signal` or by
+   * {@link FaultSet.release}. The wait goes through the clock's own wake-up (`Clock.wakeAt`, the
+   * one blocking queries use), so fake timers drive it and no timer lives outside the clocks; a
+   * wake-up that comes early (fake-timers clocks look again every second) waits again.
+   */
   private wait(ms: number | undefined, signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve) => {
       if (signal?.aborted === true) {
         resolve();
         return;
       }
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let cancelWake: (() => void) | undefined;
       const done = (): void => {
-        if (timer !== undefined) globalThis.clearTimeout(timer);
+        cancelWake?.();
+        cancelWake = undefined;
         signal?.removeEventListener("abort", done);
         this.waits.delete(done);
         resolve();
       };
-      if (ms !== undefined) timer = globalThis.setTimeout(done, ms);
+      if (ms !== undefined && this.sim.clock.wakeAt === undefined) {
+        resolve(); // a custom clock that can neither wake nor be advanced: latency cannot be waited on
+        return;
+      }
+      if (ms !== undefined) {
+        const until = this.sim.now() + ms;
+        const arm = (): void => {
+          cancelWake = this.sim.clock.wakeAt?.(until, () => {
+            cancelWake = undefined;
+            if (this.sim.now() >= until) done();
+            else arm();
+          });
+        };
+        arm();
+      }
       signal?.addEventListener("abort", done, { once: true });
       this.waits.add(done);
     });
   }
+
 }

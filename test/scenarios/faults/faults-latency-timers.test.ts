@@ -1,7 +1,7 @@
 /**
- * Latency under a clock that follows real time: the answer really waits, on a `setTimeout`
- * looked up when the request arrives, so `vi.useFakeTimers()` holds it until the test moves
- * time. Through every transport. Issue 10 item 1.
+ * Latency under a clock that follows real time: the answer really waits, through the clock's own
+ * wake-up (a `setTimeout` looked up when the request arrives), so `vi.useFakeTimers()` holds it
+ * until the test moves time. Through every transport. Issue 10 item 1.
  */
 import { afterEach, expect, it, vi } from "vitest";
 import { createDoubles } from "../../../src/scenarios/doubles.js";
@@ -15,7 +15,7 @@ describeEachTransport("faults: latency on a fake-timers clock", (h) => {
   it("holds the answer until the fake timers pass the latency", async () => {
     const t = await h.startWith(createDoubles({ seed: 1, clock: "fake-timers" }));
     t.doubles.faults.add({ service: "secrets", route: "GET /v1/sys/health", latency: "30s" });
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     let answered = false;
     const pending = fetch(`${t.base("secrets")}/sys/health`).then(async (response) => {
       answered = true;
