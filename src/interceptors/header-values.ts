@@ -71,9 +71,19 @@ export const FIRST_LINE_WINS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The services' token headers (`X-Secrets-Token` and `X-Vault-Token`, `X-Acl-Token` and
+ * `X-Consul-Token`): the real services read them with Go's `Header.Get`, which returns the FIRST
+ * line's value, so of repeated lines only the first is kept (node:http would join them with `, `).
+ * fetch sends repeated values as one joined line, which Go reads whole: that one line stays as it is.
+ * See docs/decisions/security.md ("Repeated token headers").
+ */
+export const FIRST_VALUE_TOKEN_HEADERS: ReadonlySet<string> = new Set(["x-secrets-token", "x-vault-token", "x-acl-token", "x-consul-token"]);
+
+/**
  * Request header lines (flat `[name, value, name, value, ...]`, as node:http's `rawHeaders` and its
  * parser give them) with repeated lines folded as the local server's node:http folds them: a later
- * line of a {@link FIRST_LINE_WINS} name is dropped, `Cookie` lines become one joined with `; `;
+ * line of a {@link FIRST_LINE_WINS} name is dropped (and of a {@link FIRST_VALUE_TOKEN_HEADERS} name,
+ * as the real services read those), `Cookie` lines become one joined with `; `;
  * other lines stay (a `Headers` object joins them with `, `). Names keep their case.
  * The in-process transports fold what a node:http client sent with it (`owned-origins.ts`), so a
  * repeated `Authorization` means the same through nock, @mswjs/interceptors and the server.
@@ -95,7 +105,7 @@ export function foldRequestHeaderLines(raw: readonly string[]): string[] {
       }
       continue;
     }
-    if (FIRST_LINE_WINS.has(lower)) {
+    if (FIRST_LINE_WINS.has(lower) || FIRST_VALUE_TOKEN_HEADERS.has(lower)) {
       if (seen.has(lower)) continue;
       seen.add(lower);
     }
@@ -107,7 +117,7 @@ export function foldRequestHeaderLines(raw: readonly string[]): string[] {
 /**
  * Request headers as the services read them: lower-case names, repeated lines folded by
  * {@link foldRequestHeaderLines}, then joined with `, ` (what node:http's `IncomingMessage.headers`
- * gives, `Set-Cookie` aside).
+ * gives, `Set-Cookie` aside, but the first line of a token header).
  * @example requestHeaders(["X-A", "1", "x-a", "2", "Authorization", "a", "authorization", "b"]) // { "x-a": "1, 2", authorization: "a" }
  */
 export function requestHeaders(raw: readonly string[]): Record<string, string> {

@@ -1,13 +1,19 @@
 /**
  * Repeated request headers reach the services as the local server's node:http reads them, through
  * every transport: the first `Authorization` line wins (as Go's `Header.Get` reads it), other
- * names are joined with `, `. fetch itself joins repeated headers into one line on the wire, so it
- * sends `Bearer a, Bearer b` to every transport alike.
+ * names are joined with `, `. The services' token headers (`X-Secrets-Token`, `X-Vault-Token`,
+ * `X-Acl-Token`, `X-Consul-Token`) are read as Go's `Header.Get` reads them too: the first line
+ * (issue 8). fetch itself joins repeated headers into one line on the wire, so it sends
+ * `Bearer a, Bearer b` (or `t1, t2`) to every transport alike, and Go reads that one line.
  */
 import http from "node:http";
 import https from "node:https";
 import { expect, it } from "vitest";
 import { requestHeaders } from "../../src/interceptors/header-values.js";
+import { TOKEN_HEADER as ACL_TOKEN, TOKEN_HEADER_ALIAS as ACL_TOKEN_ALIAS } from "../../src/interceptors/access-control/request-scope.js";
+import { FIRST_VALUE_TOKEN_HEADERS } from "../../src/interceptors/header-values.js";
+import { TOKEN_HEADER as SECRETS_TOKEN, TOKEN_HEADER_ALIAS as SECRETS_TOKEN_ALIAS } from "../../src/interceptors/secrets/dispatch.js";
+import { createDoubles } from "../../src/scenarios/doubles.js";
 import { describeEachTransport } from "../support/transports.js";
 import { startAcl } from "./access-control/support.js";
 
@@ -33,10 +39,32 @@ describeEachTransport("repeated request headers", (t) => {
     expect(JSON.parse(answer.text).AccessorID).toBe(h.acl.bootstrapToken.accessorId);
   });
 
-  it("joins two X-Acl-Token lines with a comma, as node:http does (no such token)", async () => {
+  it.each(["X-Acl-Token", "X-Consul-Token"])("reads the first of two %s lines sent by node:http, as Go's Header.Get does", async (name) => {
     const h = await startAcl(t);
-    const answer = await nodeGet(`${h.base}/acl/token/self`, { "x-acl-token": [h.root, h.root] });
-    expect(answer).toEqual({ status: 403, text: "ACL not found" });
+    const first = await nodeGet(`${h.base}/acl/token/self`, { [name]: [h.root, "6d1e2c40-0000-4000-8000-000000000000"] });
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.text).AccessorID).toBe(h.acl.bootstrapToken.accessorId);
+    const second = await nodeGet(`${h.base}/acl/token/self`, { [name]: ["6d1e2c40-0000-4000-8000-000000000000", h.root] });
+    expect(second).toEqual({ status: 403, text: "ACL not found" });
+  });
+
+  it.each(["X-Secrets-Token", "X-Vault-Token"])("reads the first of two %s lines sent by node:http, as Go's Header.Get does", async (name) => {
+    const started = await t.startWith(createDoubles({ seed: 1 }));
+    const root = started.doubles.secrets.rootToken;
+    const url = `${started.base("secrets")}/sys/mounts`;
+    const first = await nodeGet(url, { [name]: [root, "s.bogusbogusbogusbogusbogu"] });
+    expect(first.status).toBe(200);
+    const second = await nodeGet(url, { [name]: ["s.bogusbogusbogusbogusbogu", root] });
+    expect(second.status).toBe(403);
+  });
+
+  it("gets one joined token line from fetch on every transport, and reads it whole as Go does (no such token)", async () => {
+    const h = await startAcl(t);
+    const headers = new Headers();
+    headers.append("x-acl-token", h.root);
+    headers.append("x-acl-token", h.root);
+    const response = await fetch(`${h.base}/acl/token/self`, { headers });
+    expect([response.status, await response.text()]).toEqual([403, "ACL not found"]);
   });
 
   it("gets one joined Authorization line from fetch on every transport", async () => {
@@ -73,6 +101,12 @@ it("folds repeated lines as node:http's IncomingMessage.headers does (one rule f
       req.end();
     });
   });
-  expect(requestHeaders(seen.raw)).toEqual(seen.node);
-  expect(requestHeaders(seen.raw)).toMatchObject({ authorization: "Bearer a", "x-acl-token": "t1, t2", cookie: "a=1; b=2", "user-agent": "one" });
+  // node:http joins repeated token lines; the services read the first, as Go does.
+  expect(requestHeaders(seen.raw)).toEqual({ ...seen.node, "x-acl-token": "t1" });
+  expect(seen.node["x-acl-token"]).toBe("t1, t2");
+  expect(requestHeaders(seen.raw)).toMatchObject({ authorization: "Bearer a", "x-acl-token": "t1", cookie: "a=1; b=2", "user-agent": "one" });
+});
+
+it("reads every token header of the services by its first line", () => {
+  for (const name of [SECRETS_TOKEN, SECRETS_TOKEN_ALIAS, ACL_TOKEN, ACL_TOKEN_ALIAS]) expect(FIRST_VALUE_TOKEN_HEADERS.has(name)).toBe(true);
 });
