@@ -6,6 +6,7 @@
 import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultPlan, FaultSource } from "./faults.js";
+import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
 import { encodeHeaderValues } from "./header-values.js";
 import type { EndpointNote, HttpService, Route, ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { JournalBody, RequestJournal, type JournalEntry } from "./journal.js";
@@ -47,7 +48,10 @@ export type AnswerObserver = (service: string, endpoint: string | undefined, sta
 export interface Handler {
   readonly sim: Simulator;
   readonly mounts: readonly ServiceMount[];
-  /** Answers one request. Never rejects: unexpected failures become a 500 naming the library bug. */
+  /**
+   * Answers one request. Never rejects: unexpected failures become a 500 naming the library bug.
+   * A request head node:http would refuse (`head-limit.ts`) gets its 431, as on the local server.
+   */
   handle(request: SimRequest): Promise<SimResponse>;
   /** Whether some mounted service owns this URL's origin (transports intercept these origins). */
   owns(url: URL): boolean;
@@ -138,6 +142,10 @@ export function createHandler(options: HandlerOptions): Handler {
     owns: (url) => origins.includes(url.origin),
     maxBodyBytes: (url) => matchRoute(mounts, "POST", url)?.mount.service.bodyLimit?.maxBytes,
     async handle(request) {
+      // A head node:http's parser would refuse (the server's, a node:http client's mock socket) is
+      // refused here too for the transports that meet no parser (fetch in process, direct calls):
+      // node:http's 431, not journalled (the request never reaches a service).
+      if (headTooLarge(request)) return headTooLargeResponse();
       const note = new RequestNote(sim.clock.now());
       let response: SimResponse;
       try {

@@ -13,7 +13,8 @@ import { holdClientMethodSupport } from "./client-methods.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 import { requestHeaders } from "./header-values.js";
-import { MethodRewritingSocket, ORIGINAL_METHOD_HEADER, originalMethod } from "./socket-methods.js";
+import { HEAD_TOO_LARGE_BYTES, REQUEST_HEAD_LIMIT, requestHeadBytes } from "./head-limit.js";
+import { MAX_LINE_BYTES, MethodRewritingSocket, ORIGINAL_METHOD_HEADER, originalMethod } from "./socket-methods.js";
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -71,7 +72,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const ready: { handler?: Handler; origin?: string } = {};
-  const server = createServer((req, res) => {
+  // node:http's parser refuses heads from REQUEST_HEAD_LIMIT on; here it allows room for the
+  // method rewriter's internal header (at most one line), and serve() applies the limit itself to
+  // the head as the client sent it: a LIST is refused where a GET of the same size is.
+  const server = createServer({ maxHeaderSize: REQUEST_HEAD_LIMIT + MAX_LINE_BYTES + 256 }, (req, res) => {
     if (!ready.handler || !ready.origin) {
       res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end("infra-doubles: the server is starting\n");
       return;
@@ -132,6 +136,12 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function serve(handler: Handler, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const secret = req.socket instanceof MethodRewritingSocket ? req.socket.secret : "";
+  if (sentHeadBytes(req, secret) >= REQUEST_HEAD_LIMIT) {
+    // node:http's own answer, byte for byte, and the connection ends (no keep-alive after it).
+    req.socket.end(HEAD_TOO_LARGE_BYTES);
+    return;
+  }
   const url = requestUrl(req.url ?? "/", origin, handler);
   const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
   let read: { chunks: Buffer[]; tooLarge: boolean } = NO_BODY;
@@ -161,8 +171,7 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   // Repeated lines folded by the rule every in-process transport applies too (header-values.ts).
   const headers = requestHeaders(req.rawHeaders);
   // The tracker's header carries the connection's secret; a client's own copy (possible once the
-  // tracker passes a connection through, after an upgrade) does not, and is dropped unread.
-  const secret = req.socket instanceof MethodRewritingSocket ? req.socket.secret : "";
+  // tracker passes a connection through) does not, and is dropped unread.
   const original = originalMethod(headers[ORIGINAL_METHOD_HEADER], secret);
   delete headers[ORIGINAL_METHOD_HEADER];
   // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
@@ -218,6 +227,22 @@ function dropConnection(req: IncomingMessage, drop: "reset" | "hang-up"): void {
   if (drop === "reset" && typeof raw.resetAndDestroy === "function") raw.resetAndDestroy();
   else raw.destroy();
   wrapper?.destroy();
+}
+
+/**
+ * The head bytes the client sent, counted as node:http counts them (`head-limit.ts`): the method
+ * rewriter's own header line (the one carrying the connection's secret) is not the client's.
+ */
+function sentHeadBytes(req: IncomingMessage, secret: string): number {
+  const lines: [string, string][] = [];
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? "";
+    const value = raw[i + 1] ?? "";
+    if (secret !== "" && name.toLowerCase() === ORIGINAL_METHOD_HEADER && originalMethod(value, secret) !== undefined) continue;
+    lines.push([name, value]);
+  }
+  return requestHeadBytes(req.url ?? "", lines);
 }
 
 /**

@@ -330,7 +330,7 @@ export const MUTATIONS: Readonly<Record<string, Mutation>> = {
 const WEIGHTS: Readonly<Record<string, number>> = { "body-large": 1, "json-deep": 2, "id-long": 2, "path-long": 1, "json-deep-huge": 1 };
 
 /** Which mutations each profile may draw (socket-only ones need a raw connection). */
-const PORTABLE = Object.keys(MUTATIONS).filter((m) => m !== "header-forged-method" && m !== "header-huge");
+const PORTABLE = Object.keys(MUTATIONS).filter((m) => m !== "header-forged-method");
 const SOCKET = Object.keys(MUTATIONS);
 
 /** Options of {@link generate}. */

@@ -8,6 +8,7 @@ import http from "node:http";
 import https from "node:https";
 import { connect, type Socket } from "node:net";
 import type { Handler } from "../../../src/interceptors/handler.js";
+import { REQUEST_HEAD_LIMIT, headTooLargeResponse, requestHeadBytes } from "../../../src/interceptors/head-limit.js";
 import { foldRequestHeaderLines } from "../../../src/interceptors/header-values.js";
 import type { Doubles } from "../../../src/scenarios/doubles.js";
 import type { FuzzTransport } from "../fuzz.config.js";
@@ -29,6 +30,12 @@ export interface Transport {
    * transport answers or drops it itself). Default: the request as generated.
    */
   effective?(request: FuzzRequest): FuzzRequest | undefined;
+  /**
+   * The request head as this transport puts it on the wire (target and header lines in order),
+   * for a transport whose node:http parser applies the head limit to those bytes (the server, a
+   * node:http client's mock socket). Default: the handler applies the limit to what it receives.
+   */
+  wireHead?(request: FuzzRequest): { readonly target: string; readonly lines: readonly (readonly [string, string])[] };
   close(): Promise<void>;
 }
 
@@ -120,6 +127,15 @@ export function nockHttp(doubles: Doubles, via: InProcess = "nock"): Transport {
       const folded = foldedLines(r);
       return folded.method !== folded.method.toUpperCase() ? { ...folded, method: folded.method.toUpperCase() } : folded;
     },
+    // What node:http's client writes (the global agent keeps connections alive): its mock socket's
+    // parser counts these lines against the head limit.
+    wireHead: (r) => {
+      const url = urlOf(bases, r);
+      const lines: (readonly [string, string])[] = [...r.headers];
+      if (r.body.length > 0) lines.push(["Content-Length", String(r.body.length)]);
+      lines.push(["Host", url.host], ["Connection", "keep-alive"]);
+      return { target: `${url.pathname}${url.search}`, lines };
+    },
     send(request, signal) {
       const url = urlOf(bases, request);
       const headers: Record<string, string | string[]> = {};
@@ -183,25 +199,48 @@ export async function serverSocket(doubles: Doubles): Promise<Transport & { read
     reader = new ResponseReader(s);
   };
 
+  /** The request line's target and the header lines, framing lines included, as written. */
+  const wireHead = (request: FuzzRequest): { target: string; lines: (readonly [string, string])[] } => {
+    const url = urlOf(bases, request);
+    const lines: (readonly [string, string])[] = [["Host", `127.0.0.1:${port}`], ...request.headers];
+    const length = request.body.length;
+    switch (request.framing ?? "plain") {
+      case "chunked":
+        lines.push(["Transfer-Encoding", "chunked"]);
+        break;
+      case "cl-long":
+        lines.push(["Content-Length", String(length + 10)]);
+        break;
+      case "cl-bad":
+        lines.push(["Content-Length", ["-1", "abc", "1e3", "0x10", `${length}, ${length + 1}`][length % 5] ?? "x"]);
+        break;
+      case "cl-te":
+        lines.push(["Content-Length", String(length)], ["Transfer-Encoding", "chunked"]);
+        break;
+      default:
+        if (length > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(request.method)) lines.push(["Content-Length", String(length)]);
+    }
+    return { target: `${url.pathname}${url.search}`, lines };
+  };
+
   return {
     name: "server-socket",
     bases,
     origin,
     comparable: (r) => effective(r) !== undefined,
     effective,
+    wireHead,
     async send(request, signal) {
       await open();
       const s = socket as Socket;
       const rd = reader as ResponseReader;
-      const url = urlOf(bases, request);
-      const target = `${url.pathname}${url.search}`;
+      const { target, lines } = wireHead(request);
       const framing = request.framing ?? "plain";
-      const head = [`${request.method} ${target} HTTP/1.1`, `Host: 127.0.0.1:${port}`, ...request.headers.map(([n, v]) => `${n}: ${v}`)];
+      const head = [`${request.method} ${target} HTTP/1.1`, ...lines.map(([n, v]) => `${n}: ${v}`)];
       const body = Buffer.from(request.body);
       let payload: Buffer[];
       switch (framing) {
         case "chunked": {
-          head.push("Transfer-Encoding: chunked");
           const parts: Buffer[] = [];
           for (let at = 0; at < body.length; ) {
             const size = Math.min(body.length - at, 1 + ((at * 7919 + body.length) % 4096));
@@ -212,20 +251,7 @@ export async function serverSocket(doubles: Doubles): Promise<Transport & { read
           payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), ...parts];
           break;
         }
-        case "cl-long":
-          head.push(`Content-Length: ${body.length + 10}`);
-          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
-          break;
-        case "cl-bad":
-          head.push(`Content-Length: ${["-1", "abc", "1e3", "0x10", `${body.length}, ${body.length + 1}`][body.length % 5] ?? "x"}`);
-          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
-          break;
-        case "cl-te":
-          head.push(`Content-Length: ${body.length}`, "Transfer-Encoding: chunked");
-          payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
-          break;
         default:
-          if (body.length > 0 || !["GET", "HEAD", "DELETE", "OPTIONS"].includes(request.method)) head.push(`Content-Length: ${body.length}`);
           payload = [Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body];
       }
       let whole = Buffer.concat(payload);
@@ -280,14 +306,13 @@ function foldedLines(r: FuzzRequest): FuzzRequest {
 
 /**
  * The request the server's handler receives for a request sent over a raw socket, or undefined
- * when node:http answers (or drops) it itself: a head over 16 KiB (431), a `Content-Length` that is
- * not a number or sits beside `Transfer-Encoding` (400), a body that never completes. A GET with
+ * when node:http answers (or drops) it itself: a `Content-Length` that is not a number or sits
+ * beside `Transfer-Encoding` (400), a body that never completes. (A head beyond the limit gets the
+ * server's 431: the twin answers it from the same definition, see {@link twinOf}.) A GET with
  * `X-HTTP-Method-Override: LIST` is a LIST (the server's own override); of repeated headers node:http
  * may not join, the first.
  */
 function effective(r: FuzzRequest): FuzzRequest | undefined {
-  const head = r.headers.reduce((n, [name, value]) => n + name.length + value.length + 4, r.path.length + r.query.length + 64);
-  if (head >= 16 * 1024) return undefined;
   if (r.framing === "cl-long" || r.framing === "cl-bad" || r.framing === "cl-te") return undefined;
   // node:http keeps the first of repeated headers it may not join (its `discard` list), and joins the others
   let out = foldedLines(r);
@@ -393,7 +418,12 @@ export function serverHandler(doubles: Doubles, origin: string, socket: Transpor
   return twinOf(handlerTransport("server-handler", doubles.handlerFor(origin), serverBases(doubles, origin)), socket);
 }
 
-/** `direct` (a handler transport), handed each request as `transport`'s handler receives it. */
+/**
+ * `direct` (a handler transport), handed each request as `transport`'s handler receives it. A head
+ * `transport`'s node:http parser refuses (its {@link Transport.wireHead} counted by the one
+ * definition of the limit, `src/interceptors/head-limit.ts`) gets node:http's 431 instead; on other
+ * transports the handler applies that definition itself.
+ */
 export function twinOf(direct: Transport, transport: Transport): Transport {
   const socket = transport;
   const reach = (r: FuzzRequest): FuzzRequest | undefined => (socket.effective ? socket.effective(r) : r);
@@ -402,6 +432,11 @@ export function twinOf(direct: Transport, transport: Transport): Transport {
     comparable: socket.comparable,
     effective: reach,
     send: (request, signal) => {
+      const head = socket.wireHead?.(request);
+      if (head !== undefined && requestHeadBytes(head.target, head.lines) >= REQUEST_HEAD_LIMIT) {
+        const refused = headTooLargeResponse();
+        return Promise.resolve({ status: refused.status, headers: { ...refused.headers }, body: new Uint8Array() });
+      }
       const received = reach(request);
       return received === undefined ? Promise.resolve(undefined) : direct.send(received, signal);
     },
