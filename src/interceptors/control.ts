@@ -8,6 +8,7 @@ import { clockDurationMs } from "../simulator/kernel/clock.js";
 import { DomainError, isDomainError, UsageError, type DomainErrorCode } from "../simulator/kernel/errors.js";
 import type { Simulator, SimulatorSnapshot } from "../simulator/kernel/simulator.js";
 import { isoMillis } from "../simulator/kernel/time.js";
+import { GO_MAX_JSON_DEPTH, goJsonSyntaxMessage, jsonDepthExceeds } from "./go-json-syntax.js";
 import type { Handler } from "./handler.js";
 import { journalWire, type JournalEntry } from "./journal.js";
 import { bodyText, empty, json, type HttpService, type Route, type ServiceMount, type SimRequest, type SimResponse } from "./http.js";
@@ -204,12 +205,7 @@ function faultRoutes(faults: FaultControl): Route[] {
         answer: '201 {"fault": {"id", ..., "seen", "applied", "exhausted"}}; 400 a bad definition',
       },
       handler: ({ request }) => {
-        let definition: unknown;
-        try {
-          definition = JSON.parse(bodyText(request));
-        } catch (error) {
-          throw controlError("malformed", "add fault", `the body must be a JSON fault like {"service": "runs", "answer": "rate-limited"}: ${(error as Error).message}`);
-        }
+        const definition = parseControlJson(bodyText(request), "add fault", `the body must be a JSON fault like {"service": "runs", "answer": "rate-limited"}`);
         try {
           return json(201, { fault: faults.add(definition) });
         } catch (error) {
@@ -258,14 +254,25 @@ function canAdvance(sim: Simulator): boolean {
   return typeof (sim.clock as { advance?: unknown }).advance === "function";
 }
 
+/**
+ * A control API body as JSON, read as the services read theirs (`go-json-syntax.ts`): nesting
+ * beyond {@link GO_MAX_JSON_DEPTH} levels is refused before anything walks the value (no recursion
+ * over a body of any depth), and a body that is not JSON is worded as Go's decoder words it (the
+ * same message on every Node version, unlike `JSON.parse`'s).
+ * @throws the control API's 400 `malformed` error: `<expectation>: <Go's message>`.
+ */
+function parseControlJson(text: string, action: string, expectation: string): unknown {
+  if (jsonDepthExceeds(text, GO_MAX_JSON_DEPTH)) throw controlError("malformed", action, `${expectation}: exceeded max depth`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw controlError("malformed", action, `${expectation}: ${goJsonSyntaxMessage(text, error)}`);
+  }
+}
+
 /** Reads `{"by": "30s"}` or `{"by": 30000}` (ms) as whole ms; a string needs a unit. */
 function advanceBy(text: string): number {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw controlError("malformed", "advance clock", `the body must be JSON like {"by": "30s"} or {"by": 30000}: ${(error as Error).message}`);
-  }
+  const body = parseControlJson(text, "advance clock", `the body must be JSON like {"by": "30s"} or {"by": 30000}`);
   const by = typeof body === "object" && body !== null ? (body as { by?: unknown }).by : undefined;
   if (typeof by !== "string" && typeof by !== "number") {
     throw controlError("invalid", "advance clock", `"by" must be a duration string ("30s", "1h30m") or milliseconds (30000); got ${JSON.stringify(by) ?? "nothing"}`);
