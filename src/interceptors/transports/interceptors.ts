@@ -175,9 +175,11 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
     fail(controller, Object.assign(new Error(`infra-doubles: ${destination.origin} speaks plain HTTP; a TLS client gets no answer (EPROTO)`), { code: "EPROTO" }));
     return true;
   }
-  let body: Uint8Array;
+  // A path such as `//v1/x` stays a path on this origin.
+  const simUrl = origin === destination.origin ? url : new URL(`${destination.origin}${url.pathname}${url.search}`);
+  let read: RequestBody;
   try {
-    body = await requestBody(request);
+    read = await requestBody(request, handler.maxBodyBytes(simUrl));
   } catch (error) {
     fail(controller, error);
     return true;
@@ -185,11 +187,11 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
   const headers: Record<string, string> = Object.fromEntries(request.headers as unknown as Iterable<[string, string]>);
   const simRequest: SimRequest = {
     method: request.method,
-    // A path such as `//v1/x` stays a path on this origin.
-    url: origin === destination.origin ? url : new URL(`${destination.origin}${url.pathname}${url.search}`),
+    url: simUrl,
     headers,
-    body,
+    body: read.body,
     signal: request.signal,
+    ...(read.tooLarge ? { bodyTooLarge: true } : {}),
   };
   const response = await handler.handle(simRequest);
   if (response.drop !== undefined) {
@@ -205,20 +207,57 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
   return true;
 }
 
+/** A request body as read by {@link requestBody}. */
+export interface RequestBody {
+  /** The exact bytes (empty when `tooLarge`). */
+  readonly body: Uint8Array;
+  /** Reading stopped past the limit: the handler answers the service's 413 (`SimRequest.bodyTooLarge`). */
+  readonly tooLarge: boolean;
+}
+
 /**
- * The exact request bytes. fetch gives none for GET and HEAD; a node:http client may still send
- * them, and the interceptor keeps them on the request's raw body stream.
+ * The exact request bytes, read as a stream and only up to `limit` bytes (the service's body
+ * limit, `handler.maxBodyBytes`): past it, reading stops (the rest is never waited for, as on the
+ * local server) and the body is reported `tooLarge`. @mswjs/interceptors emits a request as soon
+ * as its head is parsed, with the body still arriving, so a client sending an endless body gets the
+ * answer. fetch gives no body for GET and HEAD; a node:http client may still send one, and the
+ * interceptor keeps it on the request's raw body stream.
+ * @param limit - the longest body read, in bytes (`undefined`: no limit).
  */
-export async function requestBody(request: Request): Promise<Uint8Array> {
-  if (request.body !== null) return new Uint8Array(await request.arrayBuffer());
+export async function requestBody(request: Request, limit?: number): Promise<RequestBody> {
+  if (request.body !== null) return readLimited(request.body, limit);
   const length = request.headers.get("content-length");
   const chunked = request.headers.get("transfer-encoding") !== null;
-  if (!chunked && (length === null || length === "0")) return new Uint8Array();
+  if (!chunked && (length === null || length === "0")) return { body: new Uint8Array(), tooLarge: false };
   const stream = rawBodyStream(request);
-  if (stream === undefined) return new Uint8Array();
+  if (stream === undefined) return { body: new Uint8Array(), tooLarge: false };
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
-  return new Uint8Array(Buffer.concat(chunks));
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    total += bytes.length;
+    if (limit !== undefined && total > limit) return { body: new Uint8Array(), tooLarge: true }; // leaving the loop ends the stream
+    chunks.push(bytes);
+  }
+  return { body: new Uint8Array(Buffer.concat(chunks)), tooLarge: false };
+}
+
+/** Reads a fetch body stream up to `limit` bytes, cancelling it past the limit. */
+async function readLimited(stream: ReadableStream<Uint8Array>, limit: number | undefined): Promise<RequestBody> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (limit !== undefined && total > limit) {
+      void reader.cancel().catch(() => undefined);
+      return { body: new Uint8Array(), tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  return { body: new Uint8Array(Buffer.concat(chunks)), tooLarge: false };
 }
 
 /**

@@ -62,12 +62,14 @@ export function mswHandlers(doubles: HandlerSource): ReturnType<typeof http.all>
     http.all(new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:/|$)`), async ({ request }) => {
       if (release === undefined) return undefined;
       const url = new URL(request.url);
+      const read = await requestBody(request, handler.maxBodyBytes(url));
       const simRequest: SimRequest = {
         method: request.method,
         url,
         headers: Object.fromEntries(request.headers as unknown as Iterable<[string, string]>),
-        body: await requestBody(request),
+        body: read.body,
         signal: request.signal,
+        ...(read.tooLarge ? { bodyTooLarge: true } : {}),
       };
       const response = await handler.handle(simRequest);
       // A fault's dropped connection: msw's network error (its one way to fail a request).
