@@ -313,7 +313,9 @@ function errorBody(status: number, code: string, message: string): SimResponse {
 
 /**
  * A control service: its routes, with library-misuse errors ({@link UsageError}, e.g. a bad
- * argument to a scenario control) answered as 400 instead of a library-bug 500.
+ * argument to a scenario control) answered as 400 instead of a library-bug 500, and a body nested
+ * beyond {@link GO_MAX_JSON_DEPTH} levels refused (400 `malformed`) before any route walks it
+ * (checked in one non-recursive pass, as the services check theirs).
  */
 function controlService(name: string, routes: readonly Route[]): HttpService {
   return {
@@ -322,6 +324,9 @@ function controlService(name: string, routes: readonly Route[]): HttpService {
     routes: routes.map((route) => ({
       ...route,
       handler: async (ctx) => {
+        if (ctx.request.body.length > 0 && jsonDepthExceeds(bodyText(ctx.request), GO_MAX_JSON_DEPTH)) {
+          throw controlError("malformed", `${methodLabel(route)} ${route.path}`, "the body must be JSON: exceeded max depth");
+        }
         try {
           return await route.handler(ctx);
         } catch (error) {
