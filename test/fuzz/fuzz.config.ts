@@ -6,7 +6,16 @@
 import type { FuzzRequest } from "./harness/generate.js";
 
 /** A transport of the fuzz. */
-export type FuzzTransport = "handler" | "server-handler" | "nock-fetch" | "nock-http" | "interceptors-fetch" | "interceptors-http" | "server-socket";
+export type FuzzTransport =
+  | "handler"
+  | "server-handler"
+  | "nock-fetch"
+  | "nock-http"
+  | "interceptors-fetch"
+  | "interceptors-http"
+  | "msw-fetch"
+  | "msw-http"
+  | "server-socket";
 
 /** One known defect: requests it matches are skipped (and counted) until its fix lands. */
 export interface KnownDefect {
@@ -38,6 +47,9 @@ export const CI_COUNTS = {
   /** The @mswjs/interceptors transport: half through fetch, half through node:http (5,000 in all). */
   interceptorsFetch: 2_500,
   interceptorsHttp: 2_500,
+  /** msw handlers (`infra-doubles/msw`) under msw's `setupServer`: half through fetch, half through node:http. */
+  mswFetch: 1_000,
+  mswHttp: 1_000,
   serverSocket: 5_000,
 } as const;
 

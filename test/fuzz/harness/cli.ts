@@ -58,7 +58,7 @@ function parse(argv: readonly string[]): Args {
         break;
       case "--help":
       case "-h":
-        console.log("npm run fuzz -- [--seed S] [--start I] [--count N] [--index I] [--transport handler|nock-fetch|nock-http|interceptors-fetch|interceptors-http|server-socket|all] [--twin]");
+        console.log("npm run fuzz -- [--seed S] [--start I] [--count N] [--index I] [--transport handler|nock-fetch|nock-http|interceptors-fetch|interceptors-http|msw-fetch|msw-http|server-socket|all] [--twin]");
         process.exit(0);
         break;
       default:

@@ -10,7 +10,7 @@ import { directHandler, nockFetch, nockHttp, serverHandler, serverSocket, twinOf
 import { buildWorld, type World } from "./world.js";
 
 /** The transports `npm run fuzz` and the CI files run (the handler ones are transport-free). */
-export const TRANSPORTS = ["handler", "nock-fetch", "nock-http", "interceptors-fetch", "interceptors-http", "server-socket"] as const;
+export const TRANSPORTS = ["handler", "nock-fetch", "nock-http", "interceptors-fetch", "interceptors-http", "msw-fetch", "msw-http", "server-socket"] as const;
 
 /** Options of {@link fuzzSession}. */
 export interface SessionOptions {
@@ -48,6 +48,10 @@ async function start(name: SessionOptions["transport"], world: World): Promise<T
       return nockFetch(world.doubles, "interceptors");
     case "interceptors-http":
       return nockHttp(world.doubles, "interceptors");
+    case "msw-fetch":
+      return nockFetch(world.doubles, "msw");
+    case "msw-http":
+      return nockHttp(world.doubles, "msw");
     case "server-socket":
       return serverSocket(world.doubles);
   }

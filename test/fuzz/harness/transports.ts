@@ -7,7 +7,9 @@
 import http from "node:http";
 import https from "node:https";
 import { connect, type Socket } from "node:net";
+import { setupServer } from "msw/node";
 import type { Handler } from "../../../src/interceptors/handler.js";
+import { mswHandlers } from "../../../src/interceptors/transports/msw.js";
 import { REQUEST_HEAD_LIMIT, headTooLargeResponse, requestHeadBytes } from "../../../src/interceptors/head-limit.js";
 import { foldRequestHeaderLines } from "../../../src/interceptors/header-values.js";
 import type { Doubles } from "../../../src/scenarios/doubles.js";
@@ -83,15 +85,27 @@ export function directHandler(doubles: Doubles): Transport {
 /** Methods `fetch` upper-cases (the Fetch standard's "normalize a method"). */
 const FETCH_NORMALIZED = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
 
-/** The in-process transport a fuzz transport runs through (`intercept({ transport })`). */
-type InProcess = "nock" | "interceptors";
+/** The in-process transport a fuzz transport runs through (`intercept({ transport })`, or msw handlers). */
+type InProcess = "nock" | "interceptors" | "msw";
 
-/** nock (or the @mswjs/interceptors transport) + fetch. */
+/** Starts `via` on the doubles; resolves with its stop function. */
+function startInProcess(doubles: Doubles, via: InProcess): { stop: () => void } {
+  if (via !== "msw") {
+    const interception = doubles.intercept({ transport: via });
+    return { stop: () => interception.stop() };
+  }
+  // msw's own server with the doubles' handlers (`infra-doubles/msw`), as a suite using msw runs them.
+  const server = setupServer(...mswHandlers(doubles));
+  server.listen({ onUnhandledRequest: "bypass" });
+  return { stop: () => server.close() };
+}
+
+/** nock (or the @mswjs/interceptors transport, or msw handlers) + fetch. */
 export function nockFetch(doubles: Doubles, via: InProcess = "nock"): Transport {
-  const interception = doubles.intercept({ transport: via });
+  const interception = startInProcess(doubles, via);
   const bases = doubles.baseUrls();
   return {
-    name: via === "nock" ? "nock-fetch" : "interceptors-fetch",
+    name: `${via}-fetch`,
     bases,
     comparable: () => true,
     // fetch upper-cases the methods of the Fetch standard's normalization list, and no other
@@ -114,12 +128,12 @@ export function nockFetch(doubles: Doubles, via: InProcess = "nock"): Transport 
   };
 }
 
-/** nock (or the @mswjs/interceptors transport) + node:http(s) `request()`. */
+/** nock (or the @mswjs/interceptors transport, or msw handlers) + node:http(s) `request()`. */
 export function nockHttp(doubles: Doubles, via: InProcess = "nock"): Transport {
-  const interception = doubles.intercept({ transport: via });
+  const interception = startInProcess(doubles, via);
   const bases = doubles.baseUrls();
   return {
-    name: via === "nock" ? "nock-http" : "interceptors-http",
+    name: `${via}-http`,
     bases,
     comparable: () => true,
     // node:http's client upper-cases every method; its repeated header lines are read as the server reads them
