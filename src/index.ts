@@ -1,6 +1,9 @@
 /**
  * infra-doubles: faithful, stateful, time-controllable fakes of the run orchestration,
  * access-control and secrets services, for unit tests.
+ *
+ * @packageDocumentation
+ * @module infra-doubles
  */
 export * from "./simulator/index.js";
 export { createHandler, type Handler, type HandlerOptions } from "./interceptors/handler.js";

@@ -12,6 +12,9 @@
  *   // ... the code under test, against doubles().baseUrls() ...
  *   expect(doubles()).toHaveReceivedTimes("POST /runs/:run_id/actions/apply", 1);
  * });
+ *
+ * @packageDocumentation
+ * @module infra-doubles/vitest
  */
 import { afterEach, beforeEach, expect } from "vitest";
 import type { UnhandledRequestStrategy } from "../interceptors/transports/unhandled.js";

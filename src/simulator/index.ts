@@ -1,6 +1,9 @@
 /**
  * `infra-doubles/simulator`: the pure, HTTP-free simulator kernel (clocks, scheduler, seeded ids,
  * transition tables, domain errors) for users who drive the state machines directly.
+ *
+ * @packageDocumentation
+ * @module infra-doubles/simulator
  */
 export {
   AdvanceableClock,

@@ -9,6 +9,9 @@
  *   sequences of clock advances and outcome scripts;
  * - model commands (`fc.commands`) per service, whose `run` goes through HTTP and whose
  *   `toString` reads like a story, with a hook where your own client acts.
+ *
+ * @packageDocumentation
+ * @module infra-doubles/testing
  */
 export { readServiceError, type ExpectedError, type InvalidBody, type ServiceKey } from "./errors.js";
 export { handlerFetch, type FetchLike } from "./http.js";

@@ -10,6 +10,9 @@
  * ```
  *
  * See docs/guides/see-what-your-tests-never-exercised.md.
+ *
+ * @packageDocumentation
+ * @module infra-doubles/coverage
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-/** The samples of docs/readme/runs.md, run as written (through nock, with the package's public exports). */
+/** The samples of docs/guides/test-a-deploy-client.md, run as written (through nock, with the package's public exports). */
 import { afterEach, expect, it } from "vitest";
 import { configurationArchive, createDoubles, type Doubles } from "../../../src/index.js";
 

@@ -1,4 +1,4 @@
-/** The README's secrets samples, run as written (docs/readme/secrets.md). */
+/** The README's secrets samples, run as written (docs/guides/test-secrets-tokens-leases-and-sealed-nodes.md). */
 import { afterEach, expect, it } from "vitest";
 import { createDoubles, type Doubles } from "../../../src/scenarios/doubles.js";
 import { installSshDefaults } from "../../../src/scenarios/secrets/ssh/ssh-scenario.js";
