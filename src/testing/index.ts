@@ -25,14 +25,25 @@ export {
   type JsonApiBody,
 } from "./runs-bodies.js";
 export {
+  bindingRuleBody,
+  bindingRuleUpdateBody,
   cloneTokenBody,
   expirationTtl,
+  invalidBindingRuleBody,
+  invalidBindingRuleUpdateBody,
+  invalidLoginBody,
   invalidTokenBody,
+  invalidTokenLinkBody,
   loginBody,
   tokenBody,
   tokenUpdateBody,
+  type AuthMethodShape,
+  type BindingRuleBody,
+  type InvalidBindingRuleOptions,
+  type InvalidLoginOptions,
   type TokenBody,
   type TokenBodyOptions,
+  type TokenLinkOptions,
 } from "./access-control-bodies.js";
 export {
   invalidSshRoleBody,

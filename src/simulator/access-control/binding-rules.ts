@@ -44,7 +44,11 @@ export interface BindingRuleInput {
   readonly namespace?: string | undefined;
 }
 
-const BIND_TYPES: readonly BindType[] = ["service", "node", "role"];
+/**
+ * The bind types a rule may name (any other is `Invalid Binding Rule: unknown BindType "x"`).
+ * @example BIND_TYPES.includes("role") // true
+ */
+export const BIND_TYPES: readonly BindType[] = Object.freeze(["service", "node", "role"]);
 
 /**
  * Whether `name` is a valid result of a BindName for `bindType`.
