@@ -434,12 +434,24 @@ export interface PushCommitStep {
  * `secrets.nodeState`, `secrets.tokens.<name>` (null once revoked or expired), `secrets.mounts`,
  * `secrets.leases`, `secrets.ssh.<mount>.roles.<role>`, `secrets.ssh.<mount>.caPublicKey`,
  * `faults` (the list, as `doubles.faults.list()` shows it), `faults.<id>` (null once cleared).
+ * Exactly one of `equals`, `matches` and `exists`.
  * @example { path: 'runs.workspaces["acme/prod"].latestRun.status', equals: "applied" }
+ * @example { path: "clock.now", matches: "^2024-01-01T00:05" }
  */
 export interface Expectation {
+  /** Where to look: `secrets.nodeState`, `runs.workspaces["acme/prod"].latestRun.status`, ... (the roots above). */
   readonly path: string;
+  /** Passes when the value at `path` is deep-equal to this JSON value. */
   readonly equals?: unknown;
+  /**
+   * Passes when this regular expression (RE2 syntax, linear time; unanchored: use `^` and `$`) is
+   * found in the value at `path`: a string as is, any other value as its JSON text. An absent value
+   * never matches.
+   * @minLength 1
+   * @examples ["^2024-01-01T00:05", "^(applied|planned_and_finished)$"]
+   */
   readonly matches?: string;
+  /** `true`: passes when the value at `path` is present and not null; `false`: when it is absent or null. */
   readonly exists?: boolean;
 }
 
