@@ -18,10 +18,14 @@ export { handlerFetch, type FetchLike } from "./http.js";
 export {
   createConfigurationVersionBody,
   createRunBody,
+  engineVersionBody,
+  engineVersionUpdateBody,
   invalidCreateConfigurationVersionBody,
   invalidCreateRunBody,
+  invalidEngineVersionBody,
   runActionBody,
   type CreateRunBodyOptions,
+  type EngineVersionBodyOptions,
   type JsonApiBody,
 } from "./runs-bodies.js";
 export {

@@ -14,6 +14,7 @@ import {
 } from "../../simulator/runs/engine-versions.js";
 import { requireSiteAdmin } from "../../simulator/runs/access.js";
 import { readAs, updateAs } from "./context.js";
+import { ENGINE_VERSION_RULES, readAttributes } from "./fields.js";
 import { document, noContent, pageRequest, paginate } from "./json-api.js";
 import { jsonBody, readData } from "./request.js";
 import { serializeEngineVersion } from "./serializers.js";
@@ -25,18 +26,8 @@ import { serializeEngineVersion } from "./serializers.js";
  * parseEngineVersion(ctx, "update engine version") // { enabled: false } from {"data":{"type":"engine-versions","attributes":{"enabled":false}}}
  */
 export function parseEngineVersion(ctx: RouteContext, operation: string): EngineVersionInput {
-  const a = readData(jsonBody(ctx.request, operation), "engine-versions", operation).attributes;
-  const input: Record<string, unknown> = {
-    version: a.string("version"),
-    url: a.string("url"),
-    sha: a.string("sha"),
-    deprecated: a.boolean("deprecated"),
-    deprecatedReason: a.nullableString("deprecated-reason"),
-    official: a.boolean("official"),
-    enabled: a.boolean("enabled"),
-    beta: a.boolean("beta"),
-  };
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as EngineVersionInput;
+  const a = readData(jsonBody(ctx.request, operation), ENGINE_VERSION_RULES.type, operation).attributes;
+  return readAttributes(a, ENGINE_VERSION_RULES) as EngineVersionInput;
 }
 
 /**

@@ -4,7 +4,7 @@
  * read bodies through these tables, and the testing kit (`infra-doubles/testing`) generates valid
  * and invalid bodies from the same tables, so the two never drift.
  *
- * Spec: run-orchestration.md "Runs" (create run attributes), "Configuration versions".
+ * Spec: run-orchestration.md "Runs" (create run attributes), "Configuration versions", "Engine versions".
  */
 import { invalidAttribute } from "../../simulator/runs/errors.js";
 import { relationshipId, type AttributeKind, type AttributeReader } from "./request.js";
@@ -84,6 +84,26 @@ export const CREATE_CONFIGURATION_VERSION_RULES: BodyRules = Object.freeze({
     rule("auto-queue-runs", "autoQueueRuns", "boolean"),
     rule("speculative", "speculative", "boolean"),
     rule("provisional", "provisional", "boolean"),
+  ]),
+});
+
+/**
+ * `POST /admin/engine-versions` and `PATCH /admin/engine-versions/:id`: the attributes (create
+ * needs `version`, `url` and `sha`; an update may send any subset).
+ * @example ENGINE_VERSION_RULES.attributes.find((a) => a.attribute === "deprecated-reason")?.kind // "nullable-string"
+ */
+export const ENGINE_VERSION_RULES: BodyRules = Object.freeze({
+  type: "engine-versions",
+  relationships: Object.freeze([]),
+  attributes: Object.freeze([
+    rule("version", "version", "string"),
+    rule("url", "url", "string"),
+    rule("sha", "sha", "string"),
+    rule("deprecated", "deprecated", "boolean"),
+    rule("deprecated-reason", "deprecatedReason", "nullable-string"),
+    rule("official", "official", "boolean"),
+    rule("enabled", "enabled", "boolean"),
+    rule("beta", "beta", "boolean"),
   ]),
 });
 

@@ -104,7 +104,7 @@ export function relationshipId(relationships: Record<string, unknown>, name: str
  * How an attribute is read: its JSON type (spec: "Runs", create attributes). The field-rule tables
  * (`fields.ts`) describe each attribute by one of these, and the testing kit generates values from them.
  */
-export type AttributeKind = "boolean" | "string" | "string-array" | "variables";
+export type AttributeKind = "boolean" | "string" | "nullable-string" | "string-array" | "variables";
 
 /**
  * The 422 detail for an attribute whose value is not of its kind (the `source.pointer` is
@@ -116,6 +116,7 @@ export function attributeTypeMessage(kind: AttributeKind, name: string): string 
     case "boolean":
       return `${name} must be a boolean`;
     case "string":
+    case "nullable-string":
       return `${name} must be a string`;
     case "string-array":
       return `${name} must be an array of strings`;
@@ -158,6 +159,8 @@ export class AttributeReader {
         return this.boolean(name);
       case "string":
         return this.string(name);
+      case "nullable-string":
+        return this.nullableString(name);
       case "string-array":
         return this.stringArray(name);
       case "variables":

@@ -23,8 +23,20 @@ export interface EngineVersionInput {
   readonly beta?: boolean;
 }
 
-const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$/;
-const SHA256 = /^[0-9a-f]{64}$/i;
+/**
+ * An engine version's `version`: `N.N.N` or `N.N.N-bundleName` (anything else is a 422).
+ * @example ENGINE_VERSION_PATTERN.test("1.9.0-beta1") // true
+ */
+export const ENGINE_VERSION_PATTERN = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$/;
+/**
+ * An engine version's `sha`: the 64 hexadecimal characters of a SHA-256 checksum.
+ * @example ENGINE_VERSION_SHA_PATTERN.test("ab".repeat(32)) // true
+ */
+export const ENGINE_VERSION_SHA_PATTERN = /^[0-9a-f]{64}$/i;
+/** The attributes a create needs (in the order their absence is reported). */
+export const ENGINE_VERSION_REQUIRED = Object.freeze(["version", "url", "sha"] as const);
+const VERSION = ENGINE_VERSION_PATTERN;
+const SHA256 = ENGINE_VERSION_SHA_PATTERN;
 const pointer = (attribute: string): string => `/data/attributes/${attribute}`;
 
 /**
@@ -105,7 +117,7 @@ function isHttpUrl(text: string): boolean {
 export function createEngineVersion(ctx: Ctx, caller: Caller, input: EngineVersionInput): EngineVersion {
   const operation = "create engine version";
   requireSiteAdmin(caller, operation);
-  for (const required of ["version", "url", "sha"] as const) {
+  for (const required of ENGINE_VERSION_REQUIRED) {
     if (input[required] === undefined) throw invalidAttribute(operation, pointer(required), `${required} is required`);
   }
   const value: EngineVersion = {
