@@ -14,6 +14,7 @@ import type { SecretsState } from "../../simulator/secrets/state.js";
 import { sshScenario } from "../secrets/ssh/ssh-scenario.js";
 import { ScenarioDocumentError } from "./errors.js";
 import { loadScenario, type ScenarioNames, type ScenarioTarget } from "./load.js";
+import { NameResolver } from "./target.js";
 import { parseScenarioText } from "./parse.js";
 import type { ScenarioDocument } from "./types.js";
 import { scenarioSchema } from "./validate.js";
@@ -299,6 +300,34 @@ export function documentControlRoutes(target: ScenarioTarget, service: "runs" | 
     });
   }
   if (service === "runs") {
+    routes.push(
+      {
+        method: "DELETE",
+        path: "/tokens/:token",
+        doc: { answer: "204, the token revoked (requests bearing it get 401; also when it did not exist)" },
+        handler: ({ params }) => {
+          target.runs.revokeToken(params.token ?? "");
+          return empty(204);
+        },
+      },
+      {
+        method: "POST",
+        path: "/grants",
+        doc: lazyDoc("GrantStep", '200 {"workspace", "permissions"}: the workspace id and its grants by user or team id'),
+        handler: ({ request }) => {
+          const body = jsonBody(bodyText(request));
+          let workspaceId = "";
+          try {
+            const loaded = loadScenario(target, { timeline: [{ grant: body }] } as ScenarioDocument);
+            loaded.play();
+            workspaceId = new NameResolver(target, loaded.names).workspace(String(body.workspace), ["workspace"]);
+          } catch (error) {
+            relative(error, "/timeline/0/grant");
+          }
+          return json(200, { workspace: workspaceId, permissions: target.runs.workspace(workspaceId).permissions });
+        },
+      },
+    );
     for (const [path, step, answer] of [
       ["/configuration-versions", "uploadConfiguration", "UploadConfigurationStep"],
       ["/runs", "queueRun", "QueueRunStep"],

@@ -9,6 +9,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { compileRe2, Re2SyntaxError } from "../../simulator/access-control/selector/re2-adapter.js";
 import { isoMillis } from "../../simulator/kernel/time.js";
+import { RUNS } from "../../simulator/runs/errors.js";
+import type { RunsState } from "../../simulator/runs/state.js";
 import { SECRETS } from "../../simulator/secrets/errors.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
 import { sshScenario } from "../secrets/ssh/ssh-scenario.js";
@@ -88,6 +90,14 @@ function root(target: ScenarioTarget, resolve: NameResolver, segments: readonly 
         return [{ ...target.runs.workspace(id), runs, latestRun: runs[0] ?? null, queue: target.runs.workspaceQueue(id) }, 3];
       }
       if (collection === "runs" && key !== undefined) return [target.runs.run(resolve.run(name, where)), 3];
+      if (collection === "tokens" && key !== undefined) {
+        const bearer = resolve.runsToken(name, where);
+        const token = target.sim.read<RunsState, unknown>(RUNS, (ctx) => {
+          const record = ctx.state.tokens[bearer];
+          return record === undefined ? null : { kind: record.kind, owner: record.owner, description: record.description, createdAt: isoMillis(record.createdAt) };
+        });
+        return [token, 3];
+      }
       break;
     case "accessControl": {
       const acl = target.accessControl;
@@ -125,7 +135,7 @@ function root(target: ScenarioTarget, resolve: NameResolver, segments: readonly 
     {
       path: pointer(where),
       expected:
-        "a path from clock, runs.workspaces.<workspace>, runs.runs.<run>, accessControl.(tokens|access|policies|roles).<name>, accessControl.bindingRules, accessControl.settings, secrets.nodeState, secrets.mounts, secrets.leases, secrets.tokens.<name>, secrets.ssh.<mount>.(roles.<role>|caPublicKey), faults, faults.<id>",
+        "a path from clock, runs.workspaces.<workspace>, runs.runs.<run>, runs.tokens.<name>, accessControl.(tokens|access|policies|roles).<name>, accessControl.bindingRules, accessControl.settings, secrets.nodeState, secrets.mounts, secrets.leases, secrets.tokens.<name>, secrets.ssh.<mount>.(roles.<role>|caPublicKey), faults, faults.<id>",
     },
   ]);
 }

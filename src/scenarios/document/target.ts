@@ -134,6 +134,11 @@ export class NameResolver {
     return Object.fromEntries(Object.entries(record).map(([ref, level]) => [this.workspace(ref, [...path, ref]), level]));
   }
 
+  /** A runs token's document name -> its bearer value. */
+  runsToken(name: string, path: readonly (string | number)[]): string {
+    return this.names.runs.tokens[name] ?? reference(path, `no runs token named "${name}" (define it under runs.tokens)`);
+  }
+
   aclToken(name: string, path: readonly (string | number)[]): { accessorId: string; secretId: string } {
     return this.names.accessControl.tokens[name] ?? reference(path, `no access-control token named "${name}" (define it under accessControl.tokens)`);
   }

@@ -44,7 +44,7 @@ export interface ScenarioTranscript {
   readonly lines: readonly string[];
 }
 
-const ACTIONS = ["advance", "nodeState", "nextRun", "outcome", "queueRun", "uploadConfiguration", "pushCommit", "step", "revoke", "expire", "fault", "clearFault", "expect"] as const;
+const ACTIONS = ["advance", "nodeState", "nextRun", "outcome", "queueRun", "uploadConfiguration", "pushCommit", "step", "revoke", "expire", "grant", "fault", "clearFault", "expect"] as const;
 type Action = (typeof ACTIONS)[number];
 
 /** The action key of a step (exactly one). */
@@ -162,9 +162,13 @@ export function playTimeline(target: ScenarioTarget, doc: ScenarioDocument, reso
       case "revoke":
       case "expire": {
         const ref = step[action] ?? {};
-        const kinds = (["accessControl", "secrets"] as const).filter((k) => ref[k] !== undefined);
-        if (kinds.length !== 1) throw new ScenarioDocumentError("schema", [{ path: pointer(path), expected: "must name exactly one token: accessControl or secrets" }]);
-        if (ref.accessControl !== undefined) {
+        const kinds = (["runs", "accessControl", "secrets"] as const).filter((k) => ref[k] !== undefined);
+        if (kinds.length !== 1) throw new ScenarioDocumentError("schema", [{ path: pointer(path), expected: "must name exactly one token: runs, accessControl or secrets" }]);
+        if (ref.runs !== undefined) {
+          const bearer = resolve.runsToken(ref.runs, [...path, "runs"]);
+          if (action === "expire") throw new ScenarioDocumentError("fixture", [{ path: pointer(path), expected: `a token with an expiry (runs tokens never expire: revoke "${ref.runs}" instead)` }]);
+          at(path, () => target.runs.revokeToken(bearer));
+        } else if (ref.accessControl !== undefined) {
           const token = resolve.aclToken(ref.accessControl, [...path, "accessControl"]);
           if (action === "revoke") at(path, () => target.accessControl.deleteToken(token.accessorId));
           else {
@@ -181,6 +185,16 @@ export function playTimeline(target: ScenarioTarget, doc: ScenarioDocument, reso
             advanceTo(target, expiry, path);
           }
         }
+        break;
+      }
+      case "grant": {
+        const grant = step.grant ?? { workspace: "", level: null };
+        const principals = (["user", "team"] as const).filter((k) => grant[k] !== undefined);
+        if (principals.length !== 1) throw new ScenarioDocumentError("schema", [{ path: pointer(path), expected: "must name exactly one of user or team" }]);
+        const workspaceId = resolve.workspace(grant.workspace, [...path, "workspace"]);
+        const organization = target.runs.workspace(workspaceId).organization;
+        const principal = grant.user !== undefined ? resolve.user(grant.user, [...path, "user"]) : resolve.team(grant.team ?? "", organization, [...path, "team"]);
+        at(path, () => (grant.level === null ? target.runs.removeGrant(principal, workspaceId) : target.runs.grant(principal, workspaceId, grant.level)));
         break;
       }
       case "fault":

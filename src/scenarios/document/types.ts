@@ -352,10 +352,12 @@ export interface TimelineStep {
   readonly uploadConfiguration?: UploadConfigurationStep;
   /** Makes a run's (or a VCS fetch's) next automatic move (`runs.step`): a run by document name or id. */
   readonly step?: string;
-  /** Revokes a token now. */
+  /** Revokes a token now (a runs token: requests bearing it get 401). */
   readonly revoke?: TokenRef;
-  /** Advances the clock to a token's expiry (it must have one). */
+  /** Advances the clock to a token's expiry (it must have one: runs tokens never expire). */
   readonly expire?: TokenRef;
+  /** Grants a user or team a level on a workspace, or takes the grant away (`level: null`) (`runs.grant` / `runs.removeGrant`). */
+  readonly grant?: GrantStep;
   /** Injects a fault (`doubles.faults.add`); give it an `id` to clear it later. */
   readonly fault?: ScenarioFault;
   /** Clears a fault by id, or every fault with `"*"`. */
@@ -364,10 +366,24 @@ export interface TimelineStep {
   readonly expect?: Expectation;
 }
 
-/** A token named by the document: `accessControl` (an ACL token) or `secrets` (a secrets token). */
+/** A token named by the document, exactly one of: `runs` (a runs token), `accessControl` (an ACL token) or `secrets` (a secrets token). */
 export interface TokenRef {
+  /** The `name` of a `runs.tokens` fixture. */
+  readonly runs?: string;
+  /** The `name` of an `accessControl.tokens` fixture. */
   readonly accessControl?: string;
+  /** The `name` of a `secrets.tokens` fixture. */
   readonly secrets?: string;
+}
+
+/** `grant`: exactly one of `user` (a username) or `team` (a team name in the workspace's organization), a workspace and a level. */
+export interface GrantStep {
+  /** `organization/name` or `name`. */
+  readonly workspace: string;
+  readonly user?: string;
+  readonly team?: string;
+  /** `read`, `plan`, `write` or `admin`; `null` takes the grant away. */
+  readonly level: PermissionLevel | null;
 }
 
 /** `nextRun`: a workspace and the outcome script of its next run. */
@@ -428,7 +444,8 @@ export interface PushCommitStep {
  *
  * Paths: dot-separated names, `[n]` for an array index, `["a/b"]` for names with other characters.
  * Roots: `clock` (`now`, `epochMs`), `runs.workspaces.<workspace>` (with `runs`, newest first,
- * `latestRun`, `queue`), `runs.runs.<run name or id>`, `accessControl.tokens.<name>` (null once
+ * `latestRun`, `queue`, `permissions` by user or team id), `runs.runs.<run name or id>`,
+ * `runs.tokens.<name>` (`kind`, `owner`, `description`, `createdAt`; null once revoked), `accessControl.tokens.<name>` (null once
  * expired or deleted), `accessControl.access.<token name>` (`none` / `read` / `write`),
  * `accessControl.policies.<name>`, `accessControl.roles.<name>`, `accessControl.bindingRules`,
  * `secrets.nodeState`, `secrets.tokens.<name>` (null once revoked or expired), `secrets.mounts`,

@@ -300,6 +300,37 @@ export class RunsScenario {
   }
 
   /**
+   * Revokes a token (user, team or organization): requests bearing it get 401 from now on, as for
+   * a token that never existed. Unknown tokens are ignored.
+   * @param token - the bearer value an `issue...Token` call returned.
+   * @returns whether the token existed.
+   * @example
+   * runs.revokeToken(token); // GET /api/v2/runs/run-... with it -> 401
+   */
+  revokeToken(token: string): boolean {
+    return this.update((ctx) => {
+      if (ctx.state.tokens[token] === undefined) return false;
+      delete ctx.state.tokens[token];
+      return true;
+    });
+  }
+
+  /**
+   * Takes a user's or team's grant on a workspace away (organization access and team memberships
+   * still count). Nothing happens when there was none.
+   * @throws {UsageError} for an unknown workspace.
+   * @example
+   * runs.removeGrant(alice.id, ws.id); // alice now gets 404 for the workspace's runs
+   */
+  removeGrant(principalId: string, workspaceId: string): void {
+    this.update((ctx) => {
+      const workspace = ctx.state.workspaces[workspaceId];
+      if (workspace === undefined) throw new UsageError(`runs: unknown workspace "${workspaceId}"`);
+      delete workspace.permissions[principalId];
+    });
+  }
+
+  /**
    * Issues a user token.
    * @param options.token - a fixed bearer value (default: generated, `<14>.atlasv1.<67>`).
    * @returns the bearer value.
