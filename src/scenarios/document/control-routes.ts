@@ -318,7 +318,7 @@ export function documentControlRoutes(target: ScenarioTarget, service: "runs" | 
           const body = jsonBody(bodyText(request));
           let workspaceId = "";
           try {
-            const loaded = loadScenario(target, { timeline: [{ grant: body }] } as ScenarioDocument);
+            const loaded = loadScenario(target, { timeline: [{ grant: body }] } as unknown as ScenarioDocument);
             loaded.play();
             workspaceId = new NameResolver(target, loaded.names).workspace(String(body.workspace), ["workspace"]);
           } catch (error) {

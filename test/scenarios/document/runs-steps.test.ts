@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../../src/interceptors/server.js";
 import { ScenarioDocumentError } from "../../../src/scenarios/document/errors.js";
+import type { TimelineStep } from "../../../src/scenarios/document/types.js";
 import { createDoubles } from "../../../src/scenarios/doubles.js";
 import { describeEachTransport } from "../../support/transports.js";
 
@@ -61,7 +62,7 @@ describeEachTransport("runs timeline steps: revoke and grant", (t) => {
 });
 
 describe("runs timeline steps: refusals", () => {
-  const refusal = (timeline: unknown[]): ScenarioDocumentError => {
+  const refusal = (timeline: TimelineStep[]): ScenarioDocumentError => {
     const doubles = createDoubles();
     try {
       doubles.load({ runs: { organizations: [{ name: "acme" }], workspaces: [{ name: "prod", organization: "acme" }], users: [{ username: "bob" }], tokens: [{ name: "t", user: "bob" }] }, timeline }).play();
@@ -75,7 +76,7 @@ describe("runs timeline steps: refusals", () => {
     expect(refusal([{ revoke: { runs: "nope" } }]).problems).toEqual([{ path: "/timeline/0/revoke/runs", expected: 'no runs token named "nope" (define it under runs.tokens)' }]);
     expect(refusal([{ expire: { runs: "t" } }]).problems[0]?.expected).toMatch(/runs tokens never expire/);
     expect(refusal([{ grant: { workspace: "prod", user: "bob", team: "ops", level: "read" } }]).problems).toEqual([{ path: "/timeline/0/grant", expected: "must name exactly one of user or team" }]);
-    expect(refusal([{ grant: { workspace: "prod", user: "bob", level: "owner" } }]).problems[0]?.path).toBe("/timeline/0/grant/level");
+    expect(refusal([{ grant: { workspace: "prod", user: "bob", level: "owner" as "read" } }]).problems[0]?.path).toBe("/timeline/0/grant/level");
     expect(refusal([{ grant: { workspace: "prod", team: "ops", level: "read" } }]).problems).toEqual([{ path: "/timeline/0/grant/team", expected: 'no team "ops" (define it under runs.teams)' }]);
   });
 });
