@@ -20,7 +20,7 @@
  * Installed while at least one transport of this package is live (reference counted), and removed
  * after the last one stops.
  */
-import { METHODS } from "node:http";
+import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import { addSocketHook } from "./client-request-hooks.js";
 
 interface ParserLike {
@@ -32,8 +32,11 @@ interface MockSocketLike {
   passthrough?: unknown;
 }
 
-/** Methods Node's HTTP parser reads (every other token method needs the rewrite). */
-const PARSER_METHODS: ReadonlySet<string> = new Set(METHODS);
+/** node:http, loaded by the first hold (see lazy-require.ts). */
+const http = lazyRequire<typeof import("node:http")>("node:http");
+
+/** Methods Node's HTTP parser reads (every other token method needs the rewrite); set by the first hold. */
+let parserMethods: ReadonlySet<string> | undefined;
 
 /** The method the mock socket's parser is shown instead of one it does not know. */
 const PARSER_STAND_IN = "GET";
@@ -56,9 +59,10 @@ let remove: (() => void) | undefined;
  */
 export function holdClientMethodSupport(): () => void {
   holders++;
+  const known = (parserMethods ??= new Set(http().METHODS));
   remove ??= addSocketHook((request, socket) => {
     const method = request.method;
-    if (typeof method === "string" && !PARSER_METHODS.has(method) && isMockSocket(socket)) showParserKnownMethod(socket, method);
+    if (typeof method === "string" && !known.has(method) && isMockSocket(socket)) showParserKnownMethod(socket, method);
   });
   let released = false;
   return () => {

@@ -11,14 +11,23 @@
  *
  * See docs/decisions/security.md ("Request heads are limited to 16 KiB on every transport").
  */
-import { maxHeaderSize } from "node:http";
+import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import type { SimRequest, SimResponse } from "./http.js";
+
+/** node:http, loaded when the limit is first read (see lazy-require.ts). */
+const http = lazyRequire<typeof import("node:http")>("node:http");
+let limit: number | undefined;
 
 /**
  * The request head limit in bytes: node:http's `maxHeaderSize` (16,384 by default). A head of this
- * many counted bytes or more is refused (see {@link requestHeadBytes}).
+ * many counted bytes or more is refused (see {@link requestHeadBytes}). Read on first use, so that
+ * an import of the package does not load node:http.
+ * @example requestHeadLimit() // 16384
  */
-export const REQUEST_HEAD_LIMIT: number = maxHeaderSize;
+export function requestHeadLimit(): number {
+  limit ??= http().maxHeaderSize;
+  return limit;
+}
 
 /**
  * The bytes of a request head node:http's parser counts against its limit: the request target,
@@ -48,7 +57,7 @@ export function simRequestHeadBytes(request: SimRequest): number {
 
 /** Whether node:http would refuse this request's head (431). */
 export function headTooLarge(request: SimRequest): boolean {
-  return simRequestHeadBytes(request) >= REQUEST_HEAD_LIMIT;
+  return simRequestHeadBytes(request) >= requestHeadLimit();
 }
 
 /** node:http's answer to a head beyond the limit, byte for byte (then it closes the connection). */

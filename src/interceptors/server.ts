@@ -7,14 +7,18 @@
  * `LIST /path HTTP/1.1` into `GET` plus an internal header naming the real method; the handler sees
  * `LIST` again.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { holdClientMethodSupport } from "./client-methods.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 import { requestHeaders } from "./header-values.js";
-import { HEAD_TOO_LARGE_BYTES, REQUEST_HEAD_LIMIT, requestHeadBytes } from "./head-limit.js";
+import { HEAD_TOO_LARGE_BYTES, requestHeadBytes, requestHeadLimit } from "./head-limit.js";
+import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import { MAX_LINE_BYTES, MethodRewritingSocket, ORIGINAL_METHOD_HEADER, originalMethod } from "./socket-methods.js";
+
+/** node:http, loaded by the first `startServer` (see lazy-require.ts). */
+const http = lazyRequire<typeof import("node:http")>("node:http");
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -72,10 +76,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const ready: { handler?: Handler; origin?: string } = {};
-  // node:http's parser refuses heads from REQUEST_HEAD_LIMIT on; here it allows room for the
+  // node:http's parser refuses heads from requestHeadLimit() on; here it allows room for the
   // method rewriter's internal header (at most one line), and serve() applies the limit itself to
   // the head as the client sent it: a LIST is refused where a GET of the same size is.
-  const server = createServer({ maxHeaderSize: REQUEST_HEAD_LIMIT + MAX_LINE_BYTES + 256 }, (req, res) => {
+  const server = http().createServer({ maxHeaderSize: requestHeadLimit() + MAX_LINE_BYTES + 256 }, (req, res) => {
     if (!ready.handler || !ready.origin) {
       res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end("infra-doubles: the server is starting\n");
       return;
@@ -137,7 +141,7 @@ function closeServer(server: Server): Promise<void> {
 
 async function serve(handler: Handler, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const secret = req.socket instanceof MethodRewritingSocket ? req.socket.secret : "";
-  if (sentHeadBytes(req, secret) >= REQUEST_HEAD_LIMIT) {
+  if (sentHeadBytes(req, secret) >= requestHeadLimit()) {
     // node:http's own answer, byte for byte, and the connection ends (no keep-alive after it).
     req.socket.end(HEAD_TOO_LARGE_BYTES);
     return;

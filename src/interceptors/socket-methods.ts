@@ -14,7 +14,7 @@
  * docs/decisions/transports.md.
  */
 import { randomBytes } from "node:crypto";
-import { METHODS } from "node:http";
+import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import type { Socket } from "node:net";
 import { Duplex } from "node:stream";
 
@@ -42,7 +42,10 @@ export function originalMethod(value: string | undefined, secret: string): strin
 /** Longest line (request line, header line, chunk size line) the tracker buffers before giving up. */
 export const MAX_LINE_BYTES = 64 * 1024;
 
-const KNOWN_METHODS: ReadonlySet<string> = new Set(METHODS);
+/** node:http, loaded by the first request line read (see lazy-require.ts). */
+const http = lazyRequire<typeof import("node:http")>("node:http");
+/** Methods node:http's parser reads; the first request line read sets it. */
+let knownMethods: ReadonlySet<string> | undefined;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const REQUEST_LINE = /^(\S+) (\S+) (HTTP\/\d\.\d)$/;
 const LF = 0x0a;
@@ -201,7 +204,7 @@ export class MethodRewriter {
     this.phase = "headers";
     const parts = REQUEST_LINE.exec(text);
     const method = parts?.[1];
-    if (!parts || method === undefined || !TOKEN.test(method) || KNOWN_METHODS.has(method)) {
+    if (!parts || method === undefined || !TOKEN.test(method) || (knownMethods ??= new Set(http().METHODS)).has(method)) {
       this.framing.connect = method === "CONNECT";
       out.push(line);
       return;

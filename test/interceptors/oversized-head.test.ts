@@ -10,7 +10,7 @@
 import http from "node:http";
 import https from "node:https";
 import { expect, it } from "vitest";
-import { REQUEST_HEAD_LIMIT, requestHeadBytes } from "../../src/interceptors/head-limit.js";
+import { requestHeadBytes, requestHeadLimit } from "../../src/interceptors/head-limit.js";
 import { secretsPlugin } from "../../src/scenarios/secrets/plugin.js";
 import { describeEachTransport } from "../support/transports.js";
 
@@ -56,9 +56,9 @@ describeEachTransport("request heads beyond 16 KiB", (h) => {
     const url = new URL(`${t.base("secrets")}/sys/health`);
     // What node:http's client sends with `agent: false`: Host, Connection: close, and the padding.
     const others = requestHeadBytes(url.pathname, [["Host", url.host], ["Connection", "close"], ["x-padding", ""]]);
-    const under = await send(url.href, { "x-padding": "a".repeat(REQUEST_HEAD_LIMIT - 1 - others) });
+    const under = await send(url.href, { "x-padding": "a".repeat(requestHeadLimit() - 1 - others) });
     expect(under.status).toBe(200);
-    const at = await send(url.href, { "x-padding": "a".repeat(REQUEST_HEAD_LIMIT - others) });
+    const at = await send(url.href, { "x-padding": "a".repeat(requestHeadLimit() - others) });
     expect(at.status).toBe(431);
   });
 
@@ -67,9 +67,9 @@ describeEachTransport("request heads beyond 16 KiB", (h) => {
     const url = new URL(`${t.base("secrets")}/sys/mounts`);
     // node:http's client declares a LIST's empty body.
     const others = requestHeadBytes(url.pathname, [["Host", url.host], ["Connection", "close"], ["Content-Length", "0"], ["x-padding", ""]]);
-    const under = await send(url.href, { "x-padding": "a".repeat(REQUEST_HEAD_LIMIT - 1 - others) }, "LIST");
+    const under = await send(url.href, { "x-padding": "a".repeat(requestHeadLimit() - 1 - others) }, "LIST");
     expect(under.status).toBe(403); // the service's answer (no token)
-    const at = await send(url.href, { "x-padding": "a".repeat(REQUEST_HEAD_LIMIT - others) }, "LIST");
+    const at = await send(url.href, { "x-padding": "a".repeat(requestHeadLimit() - others) }, "LIST");
     expect(at.status).toBe(431);
     expect(at.headers.connection).toBe("close");
   });
@@ -88,9 +88,9 @@ describeEachTransport("request heads beyond 16 KiB", (h) => {
     const t = await h.start([secretsPlugin], { seed: 1 });
     const url = new URL(`${t.base("secrets")}/sys/health`);
     const others = requestHeadBytes(url.pathname, [["host", url.host], ["x-padding", ""]]);
-    const under = await fetch(url, { headers: { "x-padding": "a".repeat(REQUEST_HEAD_LIMIT - 1 - others) } });
+    const under = await fetch(url, { headers: { "x-padding": "a".repeat(requestHeadLimit() - 1 - others) } });
     expect(under.status).toBe(200);
-    const at = await fetch(url, { headers: { "x-padding": "a".repeat(REQUEST_HEAD_LIMIT - others) } });
+    const at = await fetch(url, { headers: { "x-padding": "a".repeat(requestHeadLimit() - others) } });
     expect(at.status).toBe(431);
     expect(at.headers.get("connection")).toBe("close");
   });

@@ -279,11 +279,20 @@ export function toResponse(response: SimResponse, head: boolean): Response {
   const bytes = response.body === undefined ? undefined : typeof response.body === "string" ? Buffer.from(response.body, "utf8") : response.body;
   const headers = withContentLength(response, bytes);
   const noBody = head || bytes === undefined || NULL_BODY_STATUSES.has(response.status);
-  return new NativeResponse(noBody ? null : (bytes as Uint8Array<ArrayBuffer>), { status: response.status, headers });
+  return new (nativeResponse())(noBody ? null : (bytes as Uint8Array<ArrayBuffer>), { status: response.status, headers });
 }
 
-/** The platform's `Response`, even when an interceptor put a wrapper in `globalThis.Response`. */
-const NativeResponse: typeof Response = (globalThis.Response.prototype.constructor as typeof Response | undefined) ?? globalThis.Response;
+let NativeResponse: typeof Response | undefined;
+
+/**
+ * The platform's `Response`, even when an interceptor put a wrapper in `globalThis.Response`. Read
+ * on first use: touching `globalThis.Response` loads Node's fetch implementation (undici), which an
+ * import of the package alone need not pay for.
+ */
+function nativeResponse(): typeof Response {
+  NativeResponse ??= (globalThis.Response.prototype.constructor as typeof Response | undefined) ?? globalThis.Response;
+  return NativeResponse;
+}
 
 function respond(controller: EngineController, response: Response): void {
   // The client may have aborted while the handler worked: the request is then answered already.

@@ -3,9 +3,12 @@
  * nanotar's `createTar` (ustar headers, mode 644, owner 0, mtime 0), gzip is `node:zlib` at level 9
  * with a fixed header, so the same files give the same bytes on every platform and Node version.
  */
-import { gzipSync } from "node:zlib";
-import { createTar } from "nanotar";
+import { lazyRequire } from "../../simulator/kernel/lazy-require.js";
 import { UsageError } from "../../simulator/kernel/errors.js";
+
+/** `node:zlib` and nanotar, loaded by the first archive built (see lazy-require.ts). */
+const zlib = lazyRequire<typeof import("node:zlib")>("node:zlib");
+const nanotar = lazyRequire<typeof import("nanotar")>("nanotar");
 
 const BLOCK = 512;
 /** Where the checksum field of a ustar header starts, and its length. */
@@ -40,8 +43,8 @@ function tarGz(files: Readonly<Record<string, string>>): Uint8Array<ArrayBuffer>
     if (length === 0 || length > 100) throw new UsageError(`runs: archive paths must be 1 to 100 bytes long: ${JSON.stringify(path)}`);
     return { name: path, data: Buffer.from(content, "utf8") };
   });
-  const tar = createTar(entries, { attrs: { mode: "644", uid: 0, gid: 0, mtime: 0, user: "", group: "" } });
-  const gzip = gzipSync(canonical(tar, entries), { level: 9 });
+  const tar = nanotar().createTar(entries, { attrs: { mode: "644", uid: 0, gid: 0, mtime: 0, user: "", group: "" } });
+  const gzip = zlib().gzipSync(canonical(tar, entries), { level: 9 });
   gzip[GZIP_OS_BYTE] = 3;
   return new Uint8Array(gzip);
 }

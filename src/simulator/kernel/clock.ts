@@ -11,7 +11,7 @@
  * Clock time is a whole number of milliseconds within the range a `Date` can hold
  * (±8.64e15 ms): sub-millisecond parts of a move are dropped, and a move past the range is refused.
  */
-import { performance as realPerformance } from "node:perf_hooks";
+import { lazyRequire } from "./lazy-require.js";
 import { UsageError } from "./errors.js";
 import { parseDuration, type Duration } from "./duration.js";
 
@@ -22,6 +22,9 @@ import { parseDuration, type Duration } from "./duration.js";
  */
 const realSetTimeout = globalThis.setTimeout;
 const realClearTimeout = globalThis.clearTimeout;
+
+/** `node:perf_hooks`, loaded by the first {@link SystemClock} read (its `performance`, not the global one fake timers replace). */
+const perfHooks = lazyRequire<typeof import("node:perf_hooks")>("node:perf_hooks");
 
 /** Called with the new time (ms since the Unix epoch) after a clock is moved by hand. */
 export type ClockListener = (now: number) => void;
@@ -142,7 +145,8 @@ export class ManualClock implements Clock {
  */
 export class SystemClock implements Clock {
   now(): number {
-    return Math.floor(realPerformance.timeOrigin + realPerformance.now());
+    const { performance } = perfHooks();
+    return Math.floor(performance.timeOrigin + performance.now());
   }
   wakeAt(at: number, callback: () => void): () => void {
     return realTimer(at - this.now(), callback);

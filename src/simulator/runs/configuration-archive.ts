@@ -6,8 +6,12 @@
  * ustar `prefix` field of long paths, and a cap on the inflated size. A failure reads as go-slug's
  * error (docs/decisions/runs.md, "Archives").
  */
-import { gunzipSync } from "node:zlib";
-import { parseTar, type ParsedTarFileItem } from "nanotar";
+import type { ParsedTarFileItem } from "nanotar";
+import { lazyRequire } from "../kernel/lazy-require.js";
+
+/** `node:zlib` and nanotar, loaded by the first archive read (see lazy-require.ts). */
+const zlib = lazyRequire<typeof import("node:zlib")>("node:zlib");
+const nanotar = lazyRequire<typeof import("nanotar")>("nanotar");
 
 /**
  * The largest inflated (tar) size read, in bytes (64 MiB); a larger archive (a decompression bomb
@@ -67,7 +71,7 @@ export function readConfigurationArchive(bytes: Uint8Array, maxBytes = MAX_CONFI
   if (bytes[0] !== 0x1f || bytes[1] !== 0x8b || bytes[2] !== 8) return fail(`${UNCOMPRESS}: gzip: invalid header`);
   let tar: Uint8Array;
   try {
-    tar = gunzipSync(bytes, { maxOutputLength: maxBytes });
+    tar = zlib().gunzipSync(bytes, { maxOutputLength: maxBytes });
   } catch (error) {
     return inflateFailure(error, maxBytes);
   }
@@ -140,7 +144,7 @@ function decode(tar: Uint8Array, walk: Walk): ArchiveReading {
   const input = own ? tar : copyWithEnd(tar, walk.terminated);
   let parsed: ParsedTarFileItem[];
   try {
-    parsed = parseTar<never, { metaOnly: false }>(input);
+    parsed = nanotar().parseTar<never, { metaOnly: false }>(input);
   } catch {
     return INVALID_HEADER;
   }

@@ -10,7 +10,7 @@ import { connect, type Socket } from "node:net";
 import { setupServer } from "msw/node";
 import type { Handler } from "../../../src/interceptors/handler.js";
 import { mswHandlers } from "../../../src/interceptors/transports/msw.js";
-import { REQUEST_HEAD_LIMIT, headTooLargeResponse, requestHeadBytes } from "../../../src/interceptors/head-limit.js";
+import { headTooLargeResponse, requestHeadBytes, requestHeadLimit } from "../../../src/interceptors/head-limit.js";
 import { foldRequestHeaderLines } from "../../../src/interceptors/header-values.js";
 import type { Doubles } from "../../../src/scenarios/doubles.js";
 import type { FuzzTransport } from "../fuzz.config.js";
@@ -447,7 +447,7 @@ export function twinOf(direct: Transport, transport: Transport): Transport {
     effective: reach,
     send: (request, signal) => {
       const head = socket.wireHead?.(request);
-      if (head !== undefined && requestHeadBytes(head.target, head.lines) >= REQUEST_HEAD_LIMIT) {
+      if (head !== undefined && requestHeadBytes(head.target, head.lines) >= requestHeadLimit()) {
         const refused = headTooLargeResponse();
         return Promise.resolve({ status: refused.status, headers: { ...refused.headers }, body: new Uint8Array() });
       }
