@@ -137,7 +137,8 @@ export class ManualClock implements Clock {
 
 /**
  * Wall-clock time that fake timers cannot touch: it reads `node:perf_hooks`' `performance`
- * (`timeOrigin + now()`) and wakes blocked reads with the real `setTimeout`, both taken when the
+ * (`timeOrigin + now()`; the module's own object, which `vi.useFakeTimers()` does not replace,
+ * loaded on the first read) and wakes blocked reads with the real `setTimeout`, taken when the
  * library loads, before any `vi.useFakeTimers()`.
  *
  * @example
