@@ -93,7 +93,6 @@ export interface SimulatorOptions {
 
 /** What a transaction changed outside the service state, to put back on failure. */
 interface Undo {
-  added: number[];
   cancelled: ScheduledMove[];
   addedBlobs: string[];
   droppedBlobs: Map<string, Uint8Array>;
@@ -357,7 +356,7 @@ export class Simulator {
 
   private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {
     if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
-    const undo: Undo = { added: [], cancelled: [], addedBlobs: [], droppedBlobs: new Map() };
+    const undo: Undo = { cancelled: [], addedBlobs: [], droppedBlobs: new Map() };
     const mark = this.journal.begin();
     const traceMark = this.traceBuffer.length;
     const savedIds = this.ids.save();
@@ -374,10 +373,10 @@ export class Simulator {
       this.traceBuffer.length = traceMark;
       this.ids.load(savedIds);
       this.blobSeq = savedBlobSeq;
-      for (const id of undo.added) this.schedule.cancel(id);
-      // A move both scheduled and cancelled by this operation never existed before it.
+      // The moves this operation scheduled go (their ids are given back); a move both scheduled
+      // and cancelled by it never existed before it.
+      this.schedule.discardFrom(savedNextMove);
       for (const move of undo.cancelled) if (move.id < savedNextMove) this.schedule.insert(move);
-      this.schedule.nextId = savedNextMove;
       for (const key of undo.addedBlobs) this.blobs.delete(key);
       for (const [key, bytes] of undo.droppedBlobs) this.blobs.set(key, bytes);
       throw error;
@@ -423,9 +422,7 @@ export class Simulator {
       state: read.state as S,
       ids: this.ids,
       schedule: (at, kind, payload = null) => {
-        const id = this.schedule.add({ due: Math.max(at, this.lastNow), service, kind, payload: this.journal.unwrap(payload) });
-        undo?.added.push(id);
-        return id;
+        return this.schedule.add(Math.max(at, this.lastNow), service, kind, this.journal.unwrap(payload));
       },
       cancel: (moveId) => {
         const removed = this.schedule.cancel(moveId);

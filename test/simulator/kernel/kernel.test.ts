@@ -4,7 +4,7 @@ import { AdvanceableClock, ManualClock } from "../../../src/simulator/kernel/clo
 import { formatGoDuration, parseDuration } from "../../../src/simulator/kernel/duration.js";
 import { DomainError, UsageError } from "../../../src/simulator/kernel/errors.js";
 import { IdSource } from "../../../src/simulator/kernel/ids.js";
-import { Simulator } from "../../../src/simulator/kernel/simulator.js";
+import { Simulator, type ServiceDefinition } from "../../../src/simulator/kernel/simulator.js";
 import { isoMillis, isoSeconds, rfc3339, unixSeconds } from "../../../src/simulator/kernel/time.js";
 import { demoDefinition, type DemoState } from "../../support/demo-service.js";
 
@@ -146,6 +146,44 @@ describe("simulator", () => {
     expect(sim.snapshot()).toEqual(before);
     sim.advance("2m");
     expect(sim.read<DemoState, number>("demo", (ctx) => ctx.state.log.length)).toBe(2);
+  });
+
+  it("fires moves due at the same time in scheduling order, through cancels, rollbacks, restores and moves scheduled while firing", () => {
+    const relay: ServiceDefinition<{ log: string[] }> = {
+      name: "relay",
+      initialState: () => ({ log: [] }),
+      moves: {
+        fire: (ctx, payload) => {
+          ctx.state.log.push(`${String(payload)}@${ctx.now - start}`);
+          // A move scheduled while firing, due now (or earlier): after every move already due now.
+          if (payload === "b") ctx.schedule(ctx.now - 5, "fire", "b-then");
+        },
+      },
+    };
+    const start = Date.UTC(2024, 0, 1);
+    const sim = new Simulator({ services: [relay] });
+    const at = (due: number, names: string[]) =>
+      sim.update<{ log: string[] }, number[]>("relay", (ctx) => names.map((name) => ctx.schedule(start + due, "fire", name)));
+    const [a, b] = at(10, ["a", "b"]) as [number, number];
+    at(5, ["early"]);
+    const [c] = at(10, ["c", "d"]) as [number];
+    // A failed operation cancels `a` and `c` and schedules `x` at the same time: all put back as before.
+    expect(() =>
+      sim.update<{ log: string[] }, void>("relay", (ctx) => {
+        ctx.cancel(a);
+        ctx.cancel(c);
+        ctx.schedule(start + 10, "fire", "x");
+        throw new DomainError({ code: "invalid", service: "relay", operation: "fail", message: "no" });
+      }),
+    ).toThrow(DomainError);
+    sim.update<{ log: string[] }, boolean>("relay", (ctx) => ctx.cancel(b));
+    const [e] = at(10, ["e"]) as [number];
+    expect(e).toBe(b + 4); // the failed operation's id was given back
+    sim.restore(sim.snapshot());
+    at(10, ["f"]);
+    sim.update<{ log: string[] }, void>("relay", (ctx) => void ctx.schedule(start + 10, "fire", "b"));
+    sim.advance(10);
+    expect(sim.read<{ log: string[] }, string[]>("relay", (ctx) => [...ctx.state.log])).toEqual(["early@5", "a@10", "c@10", "d@10", "e@10", "f@10", "b@10", "b-then@10"]);
   });
 
   it("fires thousands of moves in due order", () => {
