@@ -75,7 +75,19 @@ export {
   type TokenFixture,
   type WorkspaceFixture,
 } from "./fixtures.js";
-export { ModelMismatch, storyDuration, type ClientHook, type ModelTarget, type ModelUrls, type ResolvedTarget } from "./models/common.js";
+export {
+  ModelMismatch,
+  commandFault,
+  describeFault,
+  sendFaulted,
+  storyDuration,
+  type ClientHook,
+  type CommandFault,
+  type FaultedAnswer,
+  type ModelTarget,
+  type ModelUrls,
+  type ResolvedTarget,
+} from "./models/common.js";
 export { runOutcome, runsCommands, runsModelSetup, type RunsCommandsOptions, type RunsModel, type RunsWorld } from "./models/runs-model.js";
 export { tokensCommands, tokensModelSetup, type ModelToken, type TokensCommandsOptions, type TokensModel, type TokensWorld } from "./models/tokens-model.js";
 export { secretsCommands, secretsModelSetup, type ModelLease, type SecretsCommandsOptions, type SecretsModel, type SecretsWorld } from "./models/secrets-model.js";

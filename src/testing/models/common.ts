@@ -3,6 +3,7 @@
  * test's transport, or {@link handlerFetch}), the base URLs clients use, and the user's own
  * client hook. Also the story formatting of durations (`10m`, `1h30m`).
  */
+import fc from "fast-check";
 import type { Doubles } from "../../scenarios/doubles.js";
 import type { FetchLike } from "../http.js";
 
@@ -88,4 +89,79 @@ export class ModelMismatch extends Error {
 /** Throws {@link ModelMismatch} with `message` unless `condition`. */
 export function expectModel(condition: boolean, message: string): asserts condition {
   if (!condition) throw new ModelMismatch(message);
+}
+
+/**
+ * A fault a model command injects into its own request (`doubles.faults`, `times: 1`): one of the
+ * service's own error answers or a dropped connection, before the request is handled (nothing
+ * changes) or after it (`commit`: the change is kept, the client still sees the failure).
+ */
+export interface CommandFault {
+  /** The service's own answer (`rate-limited`, `internal-error`, ...), or absent for a dropped connection. */
+  readonly answer?: string;
+  /** `reset` or `hang-up` when the connection drops instead. */
+  readonly connection?: "reset" | "hang-up";
+  /** Commit then fail: the request's change is kept. */
+  readonly commit: boolean;
+}
+
+/**
+ * Faults for a model command: one of `answers` or a dropped connection, committed or not.
+ * @example fc.sample(commandFault(["rate-limited"]), 1) // [{ answer: "rate-limited", commit: false }]
+ */
+export function commandFault(answers: readonly string[]): fc.Arbitrary<CommandFault> {
+  const effect = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...answers).map((answer): Pick<CommandFault, "answer"> => ({ answer })) },
+    { weight: 1, arbitrary: fc.constantFrom("reset" as const, "hang-up" as const).map((connection): Pick<CommandFault, "connection"> => ({ connection })) },
+  );
+  return fc.tuple(effect, fc.boolean()).map(([e, commit]) => ({ ...e, commit }));
+}
+
+/** How a faulted command's story names its fault: `rate-limited`, `connection reset after commit`. */
+export function describeFault(fault: CommandFault): string {
+  const what = fault.answer ?? `connection ${fault.connection ?? "reset"}`;
+  return fault.commit ? `${what} after commit` : what;
+}
+
+/** What the client saw of a faulted request: the answer, or `undefined` when the connection dropped. */
+export interface FaultedAnswer {
+  /** The answer (its body already read: see `body`). */
+  readonly response: Response | undefined;
+  readonly body?: string;
+}
+
+/**
+ * Sends one request with `fault` applied to it (and only to it): adds the fault for `times: 1`,
+ * sends, and removes it. Checks the fault was applied (the model's request reached the route)
+ * and, for a dropped connection, that the client saw an error rather than an answer.
+ * @param match - the fault's target: `service` with `operation` (runs, access control) or `route` (secrets).
+ * @param expectedStatus - the status the fault's answer has (the model's own list).
+ */
+export async function sendFaulted(
+  world: ResolvedTarget,
+  match: { readonly service: string; readonly operation?: string; readonly route?: string },
+  fault: CommandFault,
+  expectedStatus: number | undefined,
+  send: () => Promise<Response>,
+): Promise<FaultedAnswer> {
+  const handle = world.doubles.faults.add({
+    ...match,
+    ...(fault.answer !== undefined ? { answer: fault.answer } : { connection: fault.connection ?? "reset" }),
+    ...(fault.commit ? { commit: true } : {}),
+    times: 1,
+  });
+  let response: Response | undefined;
+  try {
+    response = await send();
+  } catch (error) {
+    expectModel(fault.connection !== undefined, `a request faulted with ${describeFault(fault)} threw ${String(error)}`);
+  } finally {
+    handle.remove();
+  }
+  expectModel(handle.applied === 1, `the fault (${describeFault(fault)}) was applied ${handle.applied} time(s) to ${match.operation ?? match.route ?? "the request"}`);
+  if (fault.connection !== undefined) expectModel(response === undefined, `a dropped connection (${fault.connection}) answered ${String(response?.status)}`);
+  else expectModel(response?.status === expectedStatus, `a request faulted with ${describeFault(fault)} answered ${String(response?.status)}, the model expected ${String(expectedStatus)}`);
+  // Read to the end (cancelling the body of an answer from msw handlers never settles).
+  const body = await response?.text();
+  return { response, ...(body === undefined ? {} : { body }) };
 }

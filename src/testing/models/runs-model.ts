@@ -13,7 +13,7 @@ import { configurationArchive } from "../../scenarios/runs/archive.js";
 import type { OutcomeScript } from "../../scenarios/runs/runs-scenario.js";
 import { installWorkspace } from "../fixtures.js";
 import { createRunBody, type JsonApiBody } from "../runs-bodies.js";
-import { expectModel, jsonOf, resolveTarget, storyDuration, type ClientHook, type ModelTarget, type ResolvedTarget } from "./common.js";
+import { commandFault, describeFault, expectModel, jsonOf, resolveTarget, sendFaulted, storyDuration, type ClientHook, type CommandFault, type ModelTarget, type ResolvedTarget } from "./common.js";
 
 /** Statuses no transition leaves (the model's own list, from the spec's state table). */
 const FINAL = new Set(["applied", "planned_and_finished", "errored", "discarded", "canceled", "force_canceled", "policy_soft_failed"]);
@@ -89,6 +89,32 @@ class CreateRun implements RunsCommand {
     await checkInvariants(model, world);
   }
   toString = (): string => `create run${flags(this.body)}`;
+}
+
+/** The status of each of the service's own fault answers (the model's own list, spec "Errors"). */
+const FAULT_STATUS: Readonly<Record<string, number>> = { "rate-limited": 429, "internal-error": 500, "bad-gateway": 502, unavailable: 503 };
+
+/**
+ * Create run with a fault on that request: not committed, no run appears; committed, exactly one
+ * new run appears (the client saw a failure, the service kept the run) and the model adopts it.
+ */
+class FaultedCreateRun implements RunsCommand {
+  constructor(
+    readonly body: JsonApiBody,
+    readonly fault: CommandFault,
+  ) {}
+  check = (): true => true;
+  async run(model: RunsModel, world: RunsWorld): Promise<void> {
+    const body = { data: { ...this.body.data, relationships: { workspace: { data: { type: "workspaces", id: world.workspaceId } } } } };
+    await sendFaulted(world, { service: "runs", operation: "create run" }, this.fault, FAULT_STATUS[this.fault.answer ?? ""], () => world.request("POST", "/runs", body));
+    const known = new Set(model.runs);
+    const created = (await listRuns(world)).filter((r) => !known.has(r.id)).map((r) => r.id);
+    const expected = this.fault.commit ? 1 : 0;
+    expectModel(created.length === expected, `a create run faulted with ${describeFault(this.fault)} left ${created.length} new run(s), the model expected ${expected}`);
+    model.runs.push(...created);
+    await checkInvariants(model, world);
+  }
+  toString = (): string => `create run${flags(this.body)} fails: ${describeFault(this.fault)}`;
 }
 
 class Upload implements RunsCommand {
@@ -190,12 +216,16 @@ export interface RunsCommandsOptions {
   readonly maxCommands?: number;
   /** fast-check's `replayPath` of a printed counterexample (`/*replayPath="..."*\/`), to replay its command choices. */
   readonly replayPath?: string;
+  /** Whether faulted commands appear (a create run that fails with one of the service's answers or a dropped connection, committed or not; default true). */
+  readonly faults?: boolean;
 }
 
 /**
  * Sequences of run orchestration commands for `fc.asyncModelRun`: create run (a body from
  * {@link createRunBody}), upload configuration, script the next run's outcome, apply / discard /
- * cancel / force-cancel a run, advance the clock (seconds to an hour), and your client's step.
+ * cancel / force-cancel a run, advance the clock (seconds to an hour), a create run that fails
+ * (`doubles.faults`: 429/500/502/503 or a dropped connection, before or after the run is kept),
+ * and your client's step.
  * A shrunk failure prints as a story, e.g.
  * `upload configuration (queues a run), advance 10m, apply run 1, deploy (your client)`.
  * @example
@@ -211,6 +241,9 @@ export function runsCommands(options: RunsCommandsOptions = {}): fc.Arbitrary<It
     fc.tuple(fc.constantFrom(...(Object.keys(ACTIONS) as ActionName[])), index).map(([action, i]) => new Act(action, i)),
     fc.constantFrom(30_000, 60_000, 5 * 60_000, 10 * 60_000, 3_600_000).map((ms) => new Advance(ms)),
   ];
+  if (options.faults !== false) {
+    commands.push(fc.tuple(createRunBody({ workspaceId: "ws-model" }), commandFault(Object.keys(FAULT_STATUS))).map(([body, fault]) => new FaultedCreateRun(body, fault)));
+  }
   if (options.client !== undefined) {
     const hook = options.client;
     commands.push(fc.constant(hook).map((h) => new ClientStep(h)));

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { CloudScenario } from "../../scenarios/secrets/cloud/cloud-scenario.js";
 import { sshScenario } from "../../scenarios/secrets/ssh/ssh-scenario.js";
 import type { NodeState } from "../../simulator/secrets/node-state.js";
-import { expectModel, jsonOf, resolveTarget, storyDuration, type ClientHook, type ModelTarget, type ResolvedTarget } from "./common.js";
+import { commandFault, describeFault, expectModel, jsonOf, resolveTarget, sendFaulted, storyDuration, type ClientHook, type CommandFault, type ModelTarget, type ResolvedTarget } from "./common.js";
 
 /** One lease as the model pictures it. */
 export interface ModelLease {
@@ -159,6 +159,34 @@ class Renew implements SecretsCommand {
   toString = (): string => `renew lease ${this.index + 1} by ${storyDuration(this.incrementS * 1000)}`;
 }
 
+/** The status of each of the service's own fault answers (the model's own list). */
+const FAULT_STATUS: Readonly<Record<string, number>> = { sealed: 503, "internal-error": 500, "rate-limited": 429 };
+
+/**
+ * Renew a live lease with a fault on that request: not committed, its expiry is unchanged;
+ * committed, it is renewed as a plain renew would have (the client saw a failure). The lookups
+ * after every command check the expiry the model then expects.
+ */
+class FaultedRenew implements SecretsCommand {
+  constructor(
+    readonly index: number,
+    readonly incrementS: number,
+    readonly fault: CommandFault,
+  ) {}
+  check = (model: Readonly<SecretsModel>): boolean => active(model) && model.leases.some((l) => l.kind === "cloud" && lives(model, l));
+  async run(model: SecretsModel, world: SecretsWorld): Promise<void> {
+    const lease = pick(model.leases.filter((l) => l.kind === "cloud" && lives(model, l)), this.index);
+    if (lease === undefined) return;
+    const route = `PUT ${new URL(world.urls.secrets.api).pathname.replace(/\/+$/, "")}/sys/leases/renew`;
+    await sendFaulted(world, { service: "secrets", route }, this.fault, FAULT_STATUS[this.fault.answer ?? ""], () =>
+      world.request("PUT", "/sys/leases/renew", { lease_id: lease.leaseId, increment: this.incrementS }),
+    );
+    if (this.fault.commit) lease.expiresAt = Math.min(model.now + this.incrementS * 1000, lease.maxAt);
+    await checkInvariants(model, world);
+  }
+  toString = (): string => `renew lease ${this.index + 1} by ${storyDuration(this.incrementS * 1000)} fails: ${describeFault(this.fault)}`;
+}
+
 class Revoke implements SecretsCommand {
   constructor(readonly index: number) {}
   check = (model: Readonly<SecretsModel>): boolean => active(model) && model.leases.length > 0;
@@ -219,12 +247,16 @@ export interface SecretsCommandsOptions {
   readonly maxCommands?: number;
   /** fast-check's `replayPath` of a printed counterexample (`/*replayPath="..."*\/`), to replay its command choices. */
   readonly replayPath?: string;
+  /** Whether faulted commands appear (a lease renewal that fails with one of the service's answers or a dropped connection, committed or not; default true). */
+  readonly faults?: boolean;
 }
 
 /**
  * Sequences of secrets commands for `fc.asyncModelRun`: issue and verify OTPs, issue cloud
  * credentials, renew (by 1 minute to 3 hours) and revoke leases, set the node state (mostly back
- * to active), advance the clock (1 to 60 minutes), and your client's step. A shrunk failure reads
+ * to active), advance the clock (1 to 60 minutes), a lease renewal that fails (`doubles.faults`:
+ * sealed 503, 500, 429 or a dropped connection, before or after the renewal is kept), and your
+ * client's step. A shrunk failure reads
  * e.g. `issue OTP, verify OTP 1, verify OTP 1`.
  * @example
  * await fc.assert(fc.asyncProperty(secretsCommands(), (cmds) => fc.asyncModelRun(secretsModelSetup({ doubles }), cmds)));
@@ -242,6 +274,9 @@ export function secretsCommands(options: SecretsCommandsOptions = {}): fc.Arbitr
       .map((state) => new SetHealth(state)),
     fc.constantFrom(60_000, 5 * 60_000, 10 * 60_000, 30 * 60_000, 3_600_000).map((ms) => new Advance(ms)),
   ];
+  if (options.faults !== false) {
+    commands.push(fc.tuple(index, fc.constantFrom(60, 600, 3600), commandFault(Object.keys(FAULT_STATUS))).map(([i, s, fault]) => new FaultedRenew(i, s, fault)));
+  }
   if (options.client !== undefined) commands.push(fc.constant(options.client).map((hook) => new ClientStep(hook)));
   return fc.commands(commands, { maxCommands: options.maxCommands ?? 20, ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}) });
 }

@@ -12,7 +12,7 @@
 import fc from "fast-check";
 import { parseGoDuration } from "../../interceptors/access-control/go-json.js";
 import { tokenBody, type TokenBody } from "../access-control-bodies.js";
-import { expectModel, jsonOf, resolveTarget, storyDuration, type ClientHook, type ModelTarget, type ResolvedTarget } from "./common.js";
+import { commandFault, describeFault, expectModel, jsonOf, resolveTarget, sendFaulted, storyDuration, type ClientHook, type CommandFault, type ModelTarget, type ResolvedTarget } from "./common.js";
 
 /** One token as the model pictures it. */
 export interface ModelToken {
@@ -85,6 +85,46 @@ class CreateToken implements TokensCommand {
     await checkInvariants(model, world);
   }
   toString = (): string => `create token${typeof this.body.ExpirationTTL === "string" ? ` (ttl ${this.body.ExpirationTTL})` : ""}`;
+}
+
+/** The status of each of the service's own fault answers (the model's own list). */
+const FAULT_STATUS: Readonly<Record<string, number>> = { "no-cluster-leader": 500, "acl-not-found": 403, "rate-limited": 429 };
+
+async function accessorIds(world: TokensWorld): Promise<string[]> {
+  const response = await world.request("GET", "/acl/tokens");
+  expectModel(response.status === 200, `list tokens answered ${response.status}`);
+  return (await jsonOf<{ AccessorID: string }[]>(response, "list tokens")).map((t) => t.AccessorID);
+}
+
+/**
+ * Create token with a fault on that request: not committed, no token appears; committed, exactly
+ * one new token exists (the client saw a failure), the model adopts it (read back with the root
+ * token) and, from then on, checks it authorises exactly while it lives.
+ */
+class FaultedCreateToken implements TokensCommand {
+  constructor(
+    readonly body: TokenBody,
+    readonly fault: CommandFault,
+  ) {}
+  check = (): boolean => true;
+  async run(model: TokensModel, world: TokensWorld): Promise<void> {
+    const before = new Set(await accessorIds(world));
+    await sendFaulted(world, { service: "accessControl", operation: "create token" }, this.fault, FAULT_STATUS[this.fault.answer ?? ""], () => world.request("PUT", "/acl/token", this.body));
+    const created = (await accessorIds(world)).filter((id) => !before.has(id));
+    const expected = this.fault.commit ? 1 : 0;
+    expectModel(created.length === expected, `a create token faulted with ${describeFault(this.fault)} left ${created.length} new token(s), the model expected ${expected}`);
+    for (const id of created) {
+      const read = await world.request("GET", `/acl/token/${id}`);
+      expectModel(read.status === 200, `reading the committed token ${id} answered ${read.status}`);
+      const answer = await jsonOf<TokenAnswer>(read, "read token");
+      const ttl = typeof this.body.ExpirationTTL === "string" ? parseGoDuration(this.body.ExpirationTTL) : undefined;
+      const expiresAt = ttl === undefined ? null : model.now + ttl;
+      expectModel((answer.ExpirationTime === undefined ? null : Date.parse(answer.ExpirationTime)) === expiresAt, `committed token expiry ${String(answer.ExpirationTime)}, the model expected ${String(expiresAt)}`);
+      model.tokens.push({ accessorId: answer.AccessorID, secretId: answer.SecretID, expiresAt, login: false, gone: false });
+    }
+    await checkInvariants(model, world);
+  }
+  toString = (): string => `create token${typeof this.body.ExpirationTTL === "string" ? ` (ttl ${this.body.ExpirationTTL})` : ""} fails: ${describeFault(this.fault)}`;
 }
 
 class Clone implements TokensCommand {
@@ -195,11 +235,15 @@ export interface TokensCommandsOptions {
   readonly maxCommands?: number;
   /** fast-check's `replayPath` of a printed counterexample (`/*replayPath="..."*\/`), to replay its command choices. */
   readonly replayPath?: string;
+  /** Whether faulted commands appear (a create token that fails with one of the service's answers or a dropped connection, committed or not; default true). */
+  readonly faults?: boolean;
 }
 
 /**
  * Sequences of token commands for `fc.asyncModelRun`: create, clone, update, delete, log in, log
- * out, advance the clock (a minute to a day), and your client's step. A shrunk failure reads
+ * out, advance the clock (a minute to a day), a create token that fails (`doubles.faults`: the
+ * service's 500/403/429 or a dropped connection, before or after the token is kept), and your
+ * client's step. A shrunk failure reads
  * e.g. `create token (ttl 90s), advance 2m, clone token 1`.
  * @example
  * await fc.assert(fc.asyncProperty(tokensCommands(), (cmds) => fc.asyncModelRun(tokensModelSetup({ doubles }), cmds)));
@@ -218,6 +262,13 @@ export function tokensCommands(options: TokensCommandsOptions = {}): fc.Arbitrar
     index.map((i) => new Logout(i)),
     fc.constantFrom(60_000, 90_000, 10 * 60_000, 3_600_000, 86_400_000).map((ms) => new Advance(ms)),
   ];
+  if (options.faults !== false) {
+    commands.push(
+      fc.tuple(tokenBody({ expiring: false }), fc.option(fc.constantFrom("60s", "10m", "1h"), { nil: undefined }), commandFault(Object.keys(FAULT_STATUS))).map(
+        ([body, ttl, fault]) => new FaultedCreateToken(ttl === undefined ? body : { ...body, ExpirationTTL: ttl }, fault),
+      ),
+    );
+  }
   if (options.client !== undefined) commands.push(fc.constant(options.client).map((hook) => new ClientStep(hook)));
   return fc.commands(commands, { maxCommands: options.maxCommands ?? 20, ...(options.replayPath !== undefined ? { replayPath: options.replayPath } : {}) });
 }
