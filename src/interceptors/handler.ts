@@ -10,7 +10,7 @@ import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
 import { encodeHeaderValues } from "./header-values.js";
 import type { EndpointNote, HttpService, Route, ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { JournalBody, RequestJournal, type JournalEntry } from "./journal.js";
-import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, nearestInCatalog, routeEndpoint } from "./router.js";
+import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, mountOf, nearestInCatalog, routeEndpoint } from "./router.js";
 
 export type { JournalEntry } from "./journal.js";
 
@@ -140,7 +140,7 @@ export function createHandler(options: HandlerOptions): Handler {
     requests: journal,
     clearJournal: () => journal.clear(),
     owns: (url) => origins.includes(url.origin),
-    maxBodyBytes: (url) => matchRoute(mounts, "POST", url)?.mount.service.bodyLimit?.maxBytes,
+    maxBodyBytes: (url) => mountOf(mounts, "POST", url)?.service.bodyLimit?.maxBytes,
     async handle(request) {
       // A head node:http's parser would refuse (the server's, a node:http client's mock socket) is
       // refused here too for the transports that meet no parser (fetch in process, direct calls):

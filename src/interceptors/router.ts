@@ -25,15 +25,24 @@ export interface RouteMiss {
 }
 
 /**
- * Finds the route for `method` and `url` among `mounts`.
- * @returns a match, a miss (under a mount, no route), or `undefined` when no mount owns the URL.
- * @example matchRoute(handler.mounts, "GET", new URL("https://app.run-orchestration.test/api/v2/runs/run-1"))
+ * The mount `matchRoute(mounts, method, url)` would name (its match's or its miss's), without the
+ * nearest-endpoints search a miss costs: what a transport asks before reading a body (the service's
+ * body limit, `Handler.maxBodyBytes`), for every request.
+ * @returns the mount, or `undefined` when no mount owns the URL.
+ * @example mountOf(handler.mounts, "POST", new URL("https://app.run-orchestration.test/api/v2/runs"))?.service.name // "runs"
  */
-export function matchRoute(
-  mounts: readonly ServiceMount[],
-  method: string,
-  url: URL,
-): RouteMatch | RouteMiss | undefined {
+export function mountOf(mounts: readonly ServiceMount[], method: string, url: URL): ServiceMount | undefined {
+  const located = locate(mounts, method, url);
+  return located === undefined ? undefined : "route" in located ? located.mount : located.firstMiss.mount;
+}
+
+/** What {@link matchRoute} finds before it searches the nearest endpoints: a match, or its misses. */
+type Located =
+  | RouteMatch
+  | { readonly firstMiss: { mount: ServiceMount; path: string; prefixLength: number }; readonly misses: readonly { mount: ServiceMount; path: string }[] }
+  | undefined;
+
+function locate(mounts: readonly ServiceMount[], method: string, url: URL): Located {
   let firstMiss: { mount: ServiceMount; path: string; prefixLength: number } | undefined;
   const misses: { mount: ServiceMount; path: string }[] = [];
   for (const mount of mounts) {
@@ -56,7 +65,22 @@ export function matchRoute(
       }
     }
   }
-  if (!firstMiss) return undefined;
+  return firstMiss === undefined ? undefined : { firstMiss, misses };
+}
+
+/**
+ * Finds the route for `method` and `url` among `mounts`.
+ * @returns a match, a miss (under a mount, no route), or `undefined` when no mount owns the URL.
+ * @example matchRoute(handler.mounts, "GET", new URL("https://app.run-orchestration.test/api/v2/runs/run-1"))
+ */
+export function matchRoute(
+  mounts: readonly ServiceMount[],
+  method: string,
+  url: URL,
+): RouteMatch | RouteMiss | undefined {
+  const located = locate(mounts, method, url);
+  if (located === undefined || "route" in located) return located;
+  const { firstMiss, misses } = located;
   const all = misses.flatMap(({ mount, path }) =>
     mount.service.routes.map((route) => ({ route, mount, path })),
   );
