@@ -177,7 +177,9 @@ export function createHandler(options: HandlerOptions): Handler {
     const service = result.mount.service;
     const bodyLimit = service.bodyLimit;
     if (bodyLimit !== undefined && (request.bodyTooLarge === true || request.body.length > bodyLimit.maxBytes)) {
-      return record(journalNote, normalized, service.name, bodyLimit.tooLarge(normalized));
+      // Coverage: counted for the endpoint the request was for, when its path and method name one.
+      const endpoint = observe === undefined || !isMatch(result) ? undefined : (routeEndpoint(result.route, method) ?? service.endpointOf?.(sim, normalized, result.path));
+      return record(journalNote, normalized, service.name, bodyLimit.tooLarge(normalized), sim.now(), undefined, undefined, endpoint);
     }
     if (!isMatch(result)) {
       const miss = service.noRoute(normalized, result.nearest, result.methodMismatch);

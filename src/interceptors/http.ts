@@ -115,6 +115,13 @@ export interface HttpService {
    */
   endpoints?(): readonly string[];
   /**
+   * For a service that routes inside a catch-all row: the endpoint label (one of
+   * {@link HttpService.endpoints}) a request is for, from its method and its path relative to the
+   * base, or undefined. Coverage asks it only for answers given before the service's routes ran
+   * (a body over {@link HttpService.bodyLimit}).
+   */
+  endpointOf?(sim: Simulator, request: SimRequest, path: string): string | undefined;
+  /**
    * `false` keeps this service's requests out of the journal (the `/_sim/` control API: polling
    * the journal must not fill it). Default `true`.
    */

@@ -63,6 +63,7 @@ export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService
     faultAnswers: SECRETS_FAULT_ANSWERS,
     catalog: (sim) => secretsCatalog(pipeline, sim),
     endpoints: () => secretsEndpoints(pipeline),
+    endpointOf: (sim, request, path) => endpointBeforePipeline(pipeline, sim, request, path),
     bodyLimit: SECRETS_BODY_LIMIT,
   };
 }
@@ -170,6 +171,9 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
     return healthResponse(sim, request, namespace);
   }
 
+  // Coverage: a request refused before routing (sealed, standby, a body that is not JSON) still
+  // counts for the endpoint its path and method name.
+  if (route.endpoint) route.endpoint.label = endpointOf(pipeline, sim, request, namespace, path);
   sim.read<SecretsState, void>(SECRETS, (ctx) => assertServing(ctx.state.node, `${request.method} ${path}`));
   const operation = operationOf(request);
 
@@ -206,6 +210,40 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
   }
   if (route.endpoint) route.endpoint.label = engineEndpoint(mounted.mount.type, match.route.path, operation);
   return runEngineRoute(pipeline, route, match, operation, namespace, path, mounted.mount.path, body);
+}
+
+/**
+ * The endpoint label a request is for, from its method and path alone (no token, node state or
+ * body read): health, a core route or an engine route of the mount at the longest matching path,
+ * or undefined when the method or path names none. For coverage only.
+ */
+function endpointOf(pipeline: SecretsPipeline, sim: Simulator, request: RouteContext["request"], namespace: string, path: string): string | undefined {
+  if (path.replace(/\/+$/, "") === "sys/health") return request.method === "GET" || request.method === "HEAD" ? `${request.method} /sys/health` : undefined;
+  let operation: Operation;
+  try {
+    operation = operationOf(request);
+  } catch {
+    return undefined;
+  }
+  const encoded = reencodePath(`/${path}`);
+  for (const route of pipeline.coreRoutes) {
+    if (route.operations.includes(operation) && matchPath(route.path, encoded) !== undefined) return coreEndpoint(route, operation);
+  }
+  const mounted = sim.read<SecretsState, ReturnType<typeof findMount>>(SECRETS, (ctx) => findMount(ctx.state, namespace + path));
+  if (mounted === undefined) return undefined;
+  const rest = reencodePath(mounted.rest);
+  const engineRoute = pipeline.engineHttp[mounted.mount.type]?.routes.find((r) => r.operations.includes(operation) && matchPath(r.path, rest) !== undefined);
+  return engineRoute === undefined ? undefined : engineEndpoint(mounted.mount.type, engineRoute.path, operation);
+}
+
+/**
+ * The endpoint label of a request the service refused before its pipeline ran (a body over the
+ * limit): what {@link HttpService.endpointOf} asks of the secrets service.
+ */
+function endpointBeforePipeline(pipeline: SecretsPipeline, sim: Simulator, request: RouteContext["request"], routePath: string): string | undefined {
+  const rawPath = decodePath(routePath).replace(/^\/+/, "");
+  const resolved = sim.read<SecretsState, ReturnType<typeof resolveNamespace>>(SECRETS, (ctx) => resolveNamespace(ctx.state, requestNamespace(request), rawPath));
+  return resolved === undefined ? undefined : endpointOf(pipeline, sim, request, resolved.namespace, resolved.path);
 }
 
 /**

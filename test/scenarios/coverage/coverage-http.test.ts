@@ -121,9 +121,10 @@ describeEachTransport("coverage: what requests exercised", (h) => {
       "POST /sys/leases/revoke": { "204": 1 },
       "POST /{ssh}/creds/:name": { "200": 1 },
       "POST /{ssh}/roles/:name": { "204": 1 },
+      // A sealed node refuses before routing: the answer counts for the endpoint it was for.
+      "GET /{ssh}/roles/:name": { "503": 1 },
     });
-    // A sealed node refuses before routing: the answer reached no endpoint.
-    expect(secrets.unmatched).toEqual({ "503": 1 });
+    expect(secrets.unmatched).toEqual({});
     expect(secrets.events["lease"]!.reached).toEqual({ issued: 1, revoked: 1 });
     expect(secrets.events["token"]!.reached).toEqual({ used: 3 });
     expect(secrets.events["node state"]!.reached).toEqual({ active: 4, sealed: 2 });
@@ -152,6 +153,47 @@ function normalizeHosts(answer: Answer): Answer {
   const strip = (s: string): string => s.replace(/-(yes|not)\.test/g, ".test").replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
   return { status: answer.status, headers: answer.headers.map(([k, v]) => [k, strip(v)]), text: strip(answer.text) };
 }
+
+describeEachTransport("coverage: requests refused before routing", (h) => {
+  it("count for the endpoint their method and path name (sealed, DR secondary, a body that is not JSON, no token, a body over the limit); the rest stay unmatched", async () => {
+    const t = await h.startWith(createDoubles({ seed: 5 }));
+    const { doubles } = t;
+    const secretsApi = t.base("secrets");
+    const runsApi = t.base("runs");
+    const root = { "x-secrets-token": doubles.secrets.rootToken };
+    const statuses: number[] = [];
+    const call = async (url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => statuses.push((await send(url, init)).status);
+    await call(`${secretsApi}/ssh/roles/otp-role`, { method: "POST", headers: root, body: { key_type: "otp", default_user: "ubuntu", cidr_list: "10.0.0.0/8" } });
+    await call(`${secretsApi}/ssh/roles/otp-role`, { method: "POST", headers: root, body: "{not json" });
+    await call(`${secretsApi}/ssh/roles?list=maybe`, { headers: root });
+    await call(`${secretsApi}/sys/managed-keys/kmsa?list=true`);
+    await call(`${secretsApi}/ssh/roles/otp-role`, { method: "POST", headers: root, body: "x".repeat(32 * 1024 * 1024 + 1) });
+    doubles.secrets.setNodeState("sealed");
+    await call(`${secretsApi}/ssh/roles/otp-role`, { headers: root });
+    await call(`${secretsApi}/sys/leases/renew`, { method: "PUT", headers: root, body: {} });
+    doubles.secrets.setNodeState("dr-secondary-active");
+    await call(`${secretsApi}/ssh/creds/otp-role`, { method: "PUT", headers: root, body: { ip: "10.0.0.5" } });
+    await call(`${secretsApi}/no-such-mount/x`, { headers: root });
+    doubles.secrets.setNodeState("active");
+    await call(`${secretsApi}/ssh/no-such-path`, { headers: root });
+    await call(`${secretsApi}/ssh/roles/otp-role`, { method: "PATCH", headers: root, body: {} });
+    await call(`${runsApi}/runs`, { method: "POST", headers: { "content-type": "application/vnd.api+json" }, body: "x".repeat(32 * 1024 * 1024 + 1) });
+    expect(statuses).toEqual([204, 400, 400, 403, 413, 503, 503, 400, 400, 404, 405, 413]);
+
+    const secrets = doubles.coverage().services.secrets!;
+    expect(secrets.endpoints.statuses).toEqual({
+      "POST /{ssh}/roles/:name": { "204": 1, "400": 1, "413": 1 },
+      "LIST /sys/managed-keys/:type": { "403": 1 },
+      "GET /{ssh}/roles/:name": { "503": 1 },
+      "POST /sys/leases/renew": { "503": 1 },
+      "POST /{ssh}/creds/:name": { "400": 1 },
+    });
+    // A list flag that is neither true nor false (read or list?), no mount there, no route of the
+    // engine there, a method the service does not route.
+    expect(secrets.unmatched).toEqual({ "400": 2, "404": 1, "405": 1 });
+    expect(doubles.coverage().services.runs!.endpoints.statuses).toEqual({ "POST /runs": { "413": 1 } });
+  });
+});
 
 describe("coverage universe", () => {
   it("comes from the transition tables and route tables the fake runs on", () => {
