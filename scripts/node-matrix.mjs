@@ -27,15 +27,7 @@ import { fileURLToPath } from "node:url";
 export const NODE_MATRIX = [
   { version: "20.12.2", integrity: "sha512-kG/y5DPe9w+v3S19a9Bgv8M55Iuyms+MV9chM2Mj/Ob8CkL+eSkbEqBLmjDdPQnDrNfSAFGKhfV5FVt/3zDW9w==", vitest: false },
   { version: "22.23.3", integrity: "sha512-qHnz5tFsHoj/WM+uRENVjWONi5hVvmwrgq8A4V76KpuVNAc4+jwK8x4gwbobE9BtHNg/AKR2583eYorLF/c7ng==", vitest: true },
-  {
-    version: "24.21.0",
-    integrity: "sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==",
-    vitest: true,
-    // Known defect, open (docs/decisions/ci.md): under Node 24, a node:http TRACE through nock is
-    // answered as a GET (200 from sys/health) instead of the service's 404/405. Every other case
-    // of this file passes on 24; it runs in full on Node 20 and 22.
-    knownFailures: ["test/interceptors/unknown-methods.test.ts"],
-  },
+  { version: "24.21.0", integrity: "sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==", vitest: true },
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -103,7 +95,7 @@ function steps(entry, node, consumer) {
   ];
   if (entry.vitest) {
     const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
-    list.push(["vitest: contract suite via nock, Node clients", [node, vitest, "run", ...contractFiles().filter((file) => !(entry.knownFailures ?? []).includes(file)), "test/clients", "-t", "via nock|^(?!.*\\(via )"], root]);
+    list.push(["vitest: contract suite via nock, Node clients", [node, vitest, "run", ...contractFiles(), "test/clients", "-t", "via nock|^(?!.*\\(via )"], root]);
   }
   return list;
 }

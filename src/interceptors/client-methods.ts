@@ -17,6 +17,13 @@
  * options (so handlers see `LIST`), the bytes buffered for a pass-through keep `LIST`, and no
  * header is added, so there is no internal signal a client could forge.
  *
+ * Methods fetch forbids (`TRACE`, `TRACK`): the interceptor's `FetchRequest` builds its `Request`
+ * with `GET` and then writes the real method into undici's internal state. Node 24's undici keeps
+ * that state in a private field, so the method lands on the instance only, and `request.clone()`
+ * (which nock calls before matching) says `GET`: the request was answered as a GET. For such a
+ * request, the mock socket's `onRequest` gives the emitted request a `clone()` that keeps the method
+ * (nothing changes where the clone already keeps it, as on Node 20 and 22).
+ *
  * Installed while at least one transport of this package is live (reference counted), and removed
  * after the last one stops.
  */
@@ -30,6 +37,7 @@ interface ParserLike {
 interface MockSocketLike {
   requestParser?: ParserLike;
   passthrough?: unknown;
+  onRequest?: (args: { request?: unknown }) => unknown;
 }
 
 /** node:http, loaded by the first hold (see lazy-require.ts). */
@@ -40,6 +48,9 @@ let parserMethods: ReadonlySet<string> | undefined;
 
 /** The method the mock socket's parser is shown instead of one it does not know. */
 const PARSER_STAND_IN = "GET";
+
+/** Methods a fetch `Request` cannot carry (`CONNECT` never reaches a mock socket as a request). */
+const FETCH_FORBIDDEN_METHODS: ReadonlySet<string> = new Set(["TRACE", "TRACK"]);
 
 const WRAPPED = Symbol.for("infra-doubles.client-methods.wrapped");
 
@@ -62,7 +73,9 @@ export function holdClientMethodSupport(): () => void {
   const known = (parserMethods ??= new Set(http().METHODS));
   remove ??= addSocketHook((request, socket) => {
     const method = request.method;
-    if (typeof method === "string" && !known.has(method) && isMockSocket(socket)) showParserKnownMethod(socket, method);
+    if (typeof method !== "string" || !isMockSocket(socket)) return;
+    if (!known.has(method)) showParserKnownMethod(socket, method);
+    if (FETCH_FORBIDDEN_METHODS.has(method.toUpperCase())) keepMethodOnClone(socket);
   });
   let released = false;
   return () => {
@@ -111,4 +124,44 @@ function showParserKnownMethod(socket: { requestParser: ParserLike }, method: st
       : data;
     return execute.call(this, rewritten, ...rest);
   };
+}
+
+/**
+ * Wraps the mock socket's `onRequest` so that the request it emits keeps its method through
+ * `clone()`: where the interceptor could only set the method on the instance (an own `method`
+ * property, Node 24), each clone gets the same own property.
+ */
+function keepMethodOnClone(socket: MockSocketLike): void {
+  const onRequest = socket.onRequest;
+  if (typeof onRequest !== "function" || (onRequest as { [WRAPPED]?: true })[WRAPPED]) return;
+  const wrapped = function (this: unknown, args: { request?: unknown }): unknown {
+    if (isRequest(args?.request)) carryOwnMethod(args.request);
+    return onRequest.call(this, args);
+  };
+  (wrapped as { [WRAPPED]?: true })[WRAPPED] = true;
+  socket.onRequest = wrapped;
+}
+
+interface RequestLike {
+  clone(): RequestLike;
+}
+
+/** A fetch `Request` (checked by shape: the global is not read, so fetch stays unloaded until used). */
+function isRequest(value: unknown): value is RequestLike {
+  return typeof value === "object" && value !== null && typeof (value as Partial<RequestLike>).clone === "function";
+}
+
+function carryOwnMethod(request: RequestLike): void {
+  const own = Object.getOwnPropertyDescriptor(request, "method");
+  if (own === undefined || typeof own.value !== "string") return; // the clone keeps it already
+  const clone = request.clone;
+  Object.defineProperty(request, "clone", {
+    configurable: true,
+    value: function (this: RequestLike): RequestLike {
+      const copy = clone.call(this);
+      Object.defineProperty(copy, "method", own);
+      carryOwnMethod(copy);
+      return copy;
+    },
+  });
 }

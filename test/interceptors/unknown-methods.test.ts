@@ -3,7 +3,7 @@
  * process (axios, got, `http.request`, `https.request`), on every transport. Before the fix,
  * @mswjs/interceptors' ClientRequest interceptor (under nock) never emitted such a request: its
  * request parser refuses methods it does not know, so `LIST` hung; and nock answered methods it was
- * not told about (`TRACE`, `PROPFIND`, `M-SEARCH`, `FROB`) with "Nock: No match". Each now gets the
+ * not told about (`TRACE`, `TRACK`, `PROPFIND`, `M-SEARCH`, `FROB`) with "Nock: No match". Each now gets the
  * service's own answer, as on the server.
  */
 import http from "node:http";
@@ -80,7 +80,7 @@ describeEachTransport("any HTTP token method from node:http clients", (t) => {
   it("answers methods no route uses with the service's own 405 or 404, never a hang or a transport error", async () => {
     const { secrets, headers, base } = await start();
     const runs = base("runs");
-    for (const method of ["TRACE", "PROPFIND", "M-SEARCH", "FROB", "LIST"]) {
+    for (const method of ["TRACE", "TRACK", "PROPFIND", "M-SEARCH", "FROB", "LIST"]) {
       const onPath = await nodeRequest(`${secrets}/sys/health`, method, headers);
       expect([404, 405], `${method} /sys/health: ${onPath.status} ${onPath.body}`).toContain(onPath.status);
       expect(onPath.body).not.toMatch(/Nock|infra-doubles: internal error/);
