@@ -47,7 +47,7 @@ describe("infra-doubles under Jest (ESM)", () => {
     const cv = await (await fetch(`${api}/workspaces/${ws.id}/configuration-versions`, { method: "POST", headers, body: "{}" })).json();
     await fetch(cv.data.attributes["upload-url"], { method: "PUT", body: "main.tf, not archived" });
     const shown = await (await fetch(`${api}/configuration-versions/${cv.data.id}`, { headers })).json();
-    expect(shown.data.attributes).toMatchObject({ status: "errored", error: "unprocessable_archive", "error-message": "failed to uncompress slug: gzip: invalid header" });
+    expect(shown.data.attributes).toMatchObject({ status: "errored", error: "unprocessable_archive", "error-message": "failed to decompress slug: gzip: invalid header" });
   });
 
   test("the local server answers access control and secrets", async () => {

@@ -679,8 +679,10 @@ export class RunsScenario {
 
   /**
    * The files a configuration version holds, read from its archive as the service extracts it:
-   * path -> mode, bytes and text, in archive order (regular files only: directories and links are
-   * not listed; `./` dropped). Assert what the code under test packed and uploaded.
+   * path -> mode, bytes and text, in archive order (regular files only: directories and symlinks are
+   * not listed; `./` dropped). Assert what the code under test packed and uploaded. An archive
+   * go-slug refuses (a `..` path leaving the root, an absolute path, a hard link, a symlink pointing
+   * outside) leaves the version `errored`, holding nothing.
    * @throws {UsageError} for an unknown version, or one that holds no archive (still `pending`,
    *   `errored`, or archived after an API upload); the message names its status and error.
    * @example

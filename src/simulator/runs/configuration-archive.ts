@@ -1,11 +1,15 @@
 /**
  * Reads a configuration archive (`.tar.gz`, spec: "Configuration versions", the upload `PUT`) as the
- * real service extracts it: with go-slug, that is gzip, then Go's `archive/tar`. Decoding the
- * entries is nanotar's `parseTar`; this module adds what nanotar leaves to its caller (it trusts its
- * input): the header checks Go makes (checksum, numeric fields, truncation, end of archive), the
- * ustar `prefix` field of long paths, and a cap on the inflated size. A failure reads as go-slug's
- * error (docs/decisions/runs.md, "Archives").
+ * real service extracts it: with go-slug (v0.18's `Unpack`), that is gzip, then Go's `archive/tar`,
+ * then go-slug's checks of each entry. Decoding the entries is nanotar's `parseTar`; this module adds
+ * what nanotar leaves to its caller (it trusts its input): the header checks Go makes (checksum,
+ * numeric fields, truncation, end of archive), entry names and link targets as Go reads them (the
+ * ustar `prefix` field, PAX `path`/`linkpath` and GNU long names), go-slug's refusals (`..`
+ * traversal, absolute paths, hard links and other entry types, symlinks whose target escapes the
+ * root, entries extracted through a symlink) and a cap on the inflated size. A failure reads as
+ * go-slug's error (docs/decisions/runs.md, "Archives").
  */
+import { posix } from "node:path";
 import type { ParsedTarFileItem } from "nanotar";
 import { lazyRequire } from "../kernel/lazy-require.js";
 
@@ -37,28 +41,42 @@ export type ArchiveReading =
   | { readonly ok: false; readonly message: string };
 
 const BLOCK = 512;
-const UNCOMPRESS = "failed to uncompress slug";
+const DECOMPRESS = "failed to decompress slug";
 const UNTAR = "failed to untar slug";
 const INVALID_HEADER = fail(`${UNTAR}: archive/tar: invalid tar header`);
 const UNEXPECTED_EOF = fail(`${UNTAR}: unexpected EOF`);
-/** Header types that describe the next entry (PAX, GNU long names), not an entry themselves (as nanotar reads them). */
-const META_TYPES = new Set(["x", "g", "L", "N", "K"]);
+/**
+ * The directory go-slug extracts into, as its messages show it (the real one is a temporary
+ * directory whose name the fake cannot know; docs/decisions/runs.md).
+ */
+export const EXTRACTION_ROOT = "/tmp/slug";
+const ILLEGAL = "illegal slug error";
+/** Entry types go-slug extracts (or skips quietly): regular files, directories, symlinks, PAX headers. */
+const EXTRACTED_TYPES = new Set(["0", "5", "2", "g", "x"]);
 
 function fail(message: string): ArchiveReading {
   return { ok: false, message };
 }
 
 /**
- * Reads a `.tar.gz` configuration archive: its regular files (directories, links and other entries
- * are not listed; a later entry with the same path replaces an earlier one, as extraction does).
- * Never throws for bad input: the answer says why the archive could not be read, in go-slug's words.
- * - empty: `failed to uncompress slug: EOF`; shorter than a gzip header: `... unexpected EOF`;
- *   not gzip: `failed to uncompress slug: gzip: invalid header`;
+ * Reads a `.tar.gz` configuration archive: its regular files (directories and symlinks are not
+ * listed, nor macOS `._*` metadata files, which go-slug skips; a later entry with the same path
+ * replaces an earlier one, as extraction does). Never throws for bad input: the answer says why the
+ * archive could not be read, in go-slug's words.
+ * - empty: `failed to decompress slug: EOF`; shorter than a gzip header: `... unexpected EOF`;
+ *   not gzip: `failed to decompress slug: gzip: invalid header`;
  * - cut short (gzip stream or tar entry): `failed to untar slug: unexpected EOF`; a bad gzip
  *   checksum: `... gzip: invalid checksum`; corrupt deflate data: `... flate: corrupt input`;
  * - not a tar (a header whose checksum or numbers are wrong): `failed to untar slug: archive/tar:
  *   invalid tar header`;
- * - inflating to more than `maxBytes`: `failed to untar slug: archive larger than <n> bytes uncompressed`.
+ * - inflating to more than `maxBytes`: `failed to untar slug: archive larger than <n> bytes uncompressed`;
+ * - an entry outside the root: `illegal slug error: invalid filename, traversal with ".." outside of
+ *   current directory`; a hard link, device, FIFO or other type: `illegal slug error: failed
+ *   creating "/tmp/slug/<path>", unsupported file type 1`; a symlink leaving the root: `illegal slug
+ *   error: invalid symlink ("<path>" -> "<target>") has external target`; an entry under a symlink:
+ *   `illegal slug error: cannot extract "<path>" through symlink`; an absolute path: `failed to
+ *   create directory "/etc": mkdirat /etc: path escapes from parent` (or `failed creating file
+ *   "/tmp/slug/x.tf": openat /x.tf: path escapes from parent` for a file at the top).
  * @param bytes - the uploaded bytes.
  * @param maxBytes - the cap on the inflated size (default {@link MAX_CONFIGURATION_BYTES}).
  * @example
@@ -66,9 +84,9 @@ function fail(message: string): ArchiveReading {
  * if (reading.ok) reading.files.map((f) => f.path) // ["main.tf", "modules/vpc/main.tf"]
  */
 export function readConfigurationArchive(bytes: Uint8Array, maxBytes = MAX_CONFIGURATION_BYTES): ArchiveReading {
-  if (bytes.length === 0) return fail(`${UNCOMPRESS}: EOF`);
-  if (bytes.length < 10) return fail(`${UNCOMPRESS}: unexpected EOF`);
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b || bytes[2] !== 8) return fail(`${UNCOMPRESS}: gzip: invalid header`);
+  if (bytes.length === 0) return fail(`${DECOMPRESS}: EOF`);
+  if (bytes.length < 10) return fail(`${DECOMPRESS}: unexpected EOF`);
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b || bytes[2] !== 8) return fail(`${DECOMPRESS}: gzip: invalid header`);
   let tar: Uint8Array;
   try {
     tar = zlib().gunzipSync(bytes, { maxOutputLength: maxBytes });
@@ -90,12 +108,14 @@ function inflateFailure(error: unknown, maxBytes: number): ArchiveReading {
   throw error;
 }
 
-/** One entry as the header walk saw it. */
+/** One entry as Go's archive/tar reads it (PAX and GNU long names applied). */
 interface HeaderEntry {
-  /** The name with the ustar prefix joined (`prefix/name`), or the name field alone. */
+  /** The name: a PAX `path` or GNU long name, else the ustar prefix joined (`prefix/name`), else the name field. */
   readonly name: string;
-  /** A PAX or GNU header came before it: nanotar's name (the long one) wins. */
-  readonly longName: boolean;
+  /** The type flag (`0` regular, `1` hard link, `2` symlink, `5` directory, ...); an old `\0` reads as `0` (`5` when the name ends with `/`). */
+  readonly type: string;
+  /** The link target: a PAX `linkpath` or GNU long link name, else the linkname field. */
+  readonly linkname: string;
 }
 
 interface Walk {
@@ -104,11 +124,16 @@ interface Walk {
   readonly terminated: boolean;
 }
 
-/** Checks every header as Go's archive/tar does before nanotar decodes them. */
+/**
+ * Checks every header as Go's archive/tar does, and each entry as go-slug's `Unpack` does, in archive
+ * order (the first failure is the answer, as extraction stops there), before nanotar decodes them.
+ */
 function walkHeaders(tar: Uint8Array): Walk | ArchiveReading {
   const entries: HeaderEntry[] = [];
+  const extraction = new Extraction();
   let offset = 0;
-  let described = false;
+  let longName: string | undefined;
+  let longLink: string | undefined;
   for (;;) {
     const left = tar.length - offset;
     if (left === 0) return { entries, terminated: false };
@@ -124,18 +149,109 @@ function walkHeaders(tar: Uint8Array): Walk | ArchiveReading {
     const numbers = [numeric(block, 100, 8), numeric(block, 108, 8), numeric(block, 116, 8), numeric(block, 124, 12), numeric(block, 136, 12)];
     if (numbers.some((n) => n === undefined || n < 0)) return INVALID_HEADER;
     const size = numbers[3] as number;
-    const type = block[156] === 0 ? "0" : String.fromCharCode(block[156] as number);
+    const flag = block[156] === 0 ? "\0" : String.fromCharCode(block[156] as number);
     const padded = BLOCK * Math.ceil(size / BLOCK);
     if (offset + BLOCK + padded > tar.length) return UNEXPECTED_EOF;
-    if (META_TYPES.has(type)) described = true;
-    else {
-      const name = text(block, 0, 100);
+    const data = tar.subarray(offset + BLOCK, offset + BLOCK + size);
+    if (flag === "x") {
+      const records = paxRecords(data);
+      longName = records.get("path") ?? longName;
+      longLink = records.get("linkpath") ?? longLink;
+    } else if (flag === "L") longName = text(data, 0, data.length);
+    else if (flag === "K") longLink = text(data, 0, data.length);
+    else if (flag !== "g") {
+      // `g` (a PAX global header, as `git archive` writes) is skipped by go-slug as by nanotar.
       const prefix = isUstar(block) ? text(block, 345, 155) : "";
-      entries.push({ name: prefix === "" ? name : `${prefix}/${name}`, longName: described });
-      described = false;
+      const name = longName ?? (prefix === "" ? text(block, 0, 100) : `${prefix}/${text(block, 0, 100)}`);
+      const type = flag === "\0" ? (name.endsWith("/") ? "5" : "0") : flag;
+      const entry: HeaderEntry = { name, type, linkname: longLink ?? text(block, 157, 100) };
+      const refused = extraction.refusal(entry);
+      if (refused !== undefined) return fail(refused);
+      entries.push(entry);
+      longName = undefined;
+      longLink = undefined;
     }
     offset += BLOCK + padded;
   }
+}
+
+/**
+ * What go-slug's `Unpack` (v0.18, into an `os.Root`) refuses, entry by entry. Paths are Go's
+ * `filepath.Clean` of the entry name; the extraction directory shows as {@link EXTRACTION_ROOT}.
+ */
+class Extraction {
+  /** The symlinks extracted so far (cleaned relative paths): nothing may be extracted through them. */
+  private readonly symlinks = new Set<string>();
+
+  /** go-slug's error for this entry, or undefined when it extracts (or skips) it. */
+  refusal(entry: HeaderEntry): string | undefined {
+    if (entry.name === "") return undefined; // skipped
+    const path = goClean(entry.name);
+    if (posix.basename(path).startsWith("._")) return undefined; // macOS metadata, skipped
+    if (path === ".." || path.startsWith("../")) return `${ILLEGAL}: invalid filename, traversal with ".." outside of current directory`;
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const parent = parts.slice(0, i).filter((part) => part !== "").join("/");
+      if (this.symlinks.has(parent)) return `${ILLEGAL}: cannot extract ${goQuote(path)} through symlink`;
+    }
+    const extracted = goClean(`${EXTRACTION_ROOT}/${path}`);
+    if (!EXTRACTED_TYPES.has(entry.type)) return `${ILLEGAL}: failed creating ${goQuote(extracted)}, unsupported file type ${entry.type}`;
+    const dir = posix.dirname(path);
+    // os.Root refuses absolute names ("path escapes from parent").
+    if (dir !== "." && dir !== "/" && dir.startsWith("/")) return `failed to create directory ${goQuote(dir)}: mkdirat ${dir}: path escapes from parent`;
+    if (entry.type === "2") {
+      if (!targetWithinRoot(path, entry.linkname)) return `${ILLEGAL}: invalid symlink (${goQuote(path)} -> ${goQuote(entry.linkname)}) has external target`;
+      this.symlinks.add(path);
+      return undefined;
+    }
+    if (entry.type === "0" && path.startsWith("/")) return `failed creating file ${goQuote(extracted)}: openat ${path}: path escapes from parent`;
+    return undefined;
+  }
+}
+
+/**
+ * go-slug's `validSymlink` with an extraction directory no archive can name: a target inside the
+ * root, resolved from the link's own directory. An absolute link or target is outside it.
+ */
+function targetWithinRoot(path: string, target: string): boolean {
+  if (path.startsWith("/") || target.startsWith("/")) return false;
+  const resolved = goClean(posix.join(posix.dirname(path), target));
+  return resolved !== ".." && !resolved.startsWith("../");
+}
+
+/** Go's `filepath.Clean` on a `/`-separated path. */
+function goClean(path: string): string {
+  if (path === "") return ".";
+  const normalized = posix.normalize(path);
+  return normalized.length > 1 && normalized.endsWith("/") ? normalized.slice(0, -1) : normalized;
+}
+
+/** Go's `%q` for a path (printable characters as they are, the rest escaped). */
+function goQuote(value: string): string {
+  const escapes: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v" };
+  let out = "";
+  for (const char of value) {
+    const code = char.codePointAt(0) as number;
+    out += escapes[char] ?? (code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : char);
+  }
+  return `"${out}"`;
+}
+
+/** PAX extended header records (`<length> <key>=<value>\n`, the length in bytes), as Go reads them. */
+function paxRecords(data: Uint8Array): Map<string, string> {
+  const records = new Map<string, string>();
+  const decoder = new TextDecoder();
+  let offset = 0;
+  while (offset < data.length) {
+    const space = data.indexOf(0x20, offset);
+    const length = space === -1 ? Number.NaN : Number(decoder.decode(data.subarray(offset, space)));
+    if (!Number.isSafeInteger(length) || offset + length > data.length || offset + length <= space + 1) break;
+    const record = decoder.decode(data.subarray(space + 1, offset + length));
+    const equals = record.indexOf("=");
+    if (equals > 0 && record.endsWith("\n")) records.set(record.slice(0, equals), record.slice(equals + 1, -1));
+    offset += length;
+  }
+  return records;
 }
 
 function decode(tar: Uint8Array, walk: Walk): ArchiveReading {
@@ -152,9 +268,10 @@ function decode(tar: Uint8Array, walk: Walk): ArchiveReading {
   const files = new Map<string, ArchivedFile>();
   parsed.forEach((item, i) => {
     const entry = walk.entries[i] as HeaderEntry;
-    if (item.type !== "file" && item.type !== "contiguousFile") return;
-    const path = cleanPath(entry.longName ? item.name : entry.name);
-    if (path === "") return;
+    if (entry.type !== "0") return;
+    // nanotar's own name drops `..` and cuts PAX paths at a space: the name is Go's.
+    const path = goClean(entry.name);
+    if (path === "." || posix.basename(path).startsWith("._")) return;
     const mode = Number.parseInt(item.attrs?.mode ?? "0", 8);
     files.delete(path);
     files.set(path, { path, mode: Number.isNaN(mode) ? 0 : mode & 0o7777, bytes: item.data ?? new Uint8Array(0) });
@@ -166,15 +283,6 @@ function copyWithEnd(tar: Uint8Array, terminated: boolean): Uint8Array {
   const copy = new Uint8Array(tar.length + (terminated ? 0 : 2 * BLOCK));
   copy.set(tar);
   return copy;
-}
-
-/** The path as extraction sees it: `/`-separated, relative, `.` and empty segments dropped. */
-function cleanPath(name: string): string {
-  return name
-    .replace(/\\/g, "/")
-    .split("/")
-    .filter((segment) => segment !== "" && segment !== ".")
-    .join("/");
 }
 
 function isZero(block: Uint8Array): boolean {

@@ -175,8 +175,8 @@ describeEachTransport("runs: configuration versions", (h) => {
     const tarball = (): Uint8Array => configurationArchive({ "main.tf": "x".repeat(3000) });
     const bomb = (): Uint8Array => Buffer.concat(new Array<Buffer>(65).fill(gzipSync(Buffer.alloc(1 << 20)))); // 65 MiB inflated from 66 KB
     it.each([
-      ["an empty body", () => new Uint8Array(0), "failed to uncompress slug: EOF"],
-      ["bytes that are not gzip", () => new TextEncoder().encode('resource "null_resource" "x" {}\n'), "failed to uncompress slug: gzip: invalid header"],
+      ["an empty body", () => new Uint8Array(0), "failed to decompress slug: EOF"],
+      ["bytes that are not gzip", () => new TextEncoder().encode('resource "null_resource" "x" {}\n'), "failed to decompress slug: gzip: invalid header"],
       ["gzip of something that is not a tar", () => gzipSync(Buffer.alloc(2048, 0x41)), "failed to untar slug: archive/tar: invalid tar header"],
       ["an archive cut short", () => tarball().subarray(0, 40), "failed to untar slug: unexpected EOF"],
       ["a decompression bomb", bomb, `failed to untar slug: archive larger than ${64 * 1024 * 1024} bytes uncompressed`],
@@ -484,7 +484,7 @@ describeEachTransport("runs: configuration versions", (h) => {
       const good = w.runs.pushCommit(w.ws.id, { files: { "main.tf": "# from git\n" } });
       w.doubles.advance("5s");
       const shown = await w.api("GET", `/configuration-versions/${junk.configurationVersionId}`);
-      expect(shown.body.data.attributes).toMatchObject({ status: "errored", error: "unprocessable_archive", "error-message": "failed to uncompress slug: gzip: invalid header" });
+      expect(shown.body.data.attributes).toMatchObject({ status: "errored", error: "unprocessable_archive", "error-message": "failed to decompress slug: gzip: invalid header" });
       expect((await w.api("GET", `/configuration-versions/${good.configurationVersionId}`)).body.data.attributes.status).toBe("uploaded");
       expect(w.runs.configurationFiles(good.configurationVersionId)["main.tf"]?.text).toBe("# from git\n");
       expect(w.runs.runsOf(w.ws.id).map((r) => r.configurationVersionId)).toEqual([good.configurationVersionId]);

@@ -1,6 +1,7 @@
 /**
  * readConfigurationArchive: the files of archives written by our writer and by GNU tar in each of
- * its formats (ustar prefix, GNU long names, PAX), and go-slug's reason for everything else.
+ * its formats (ustar prefix, GNU long names, PAX), and go-slug's reason for everything else
+ * (including the entries go-slug refuses: `..` traversal, absolute paths, links and other types).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { configurationArchive } from "../../../src/scenarios/runs/archive.js";
 import { MAX_CONFIGURATION_BYTES, readConfigurationArchive } from "../../../src/simulator/runs/configuration-archive.js";
+import { ACCEPTED_ARCHIVES, REFUSED_ARCHIVES, gnuTarArchive, nanotarArchive } from "../../support/archives.js";
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 const tarOf = (files: Record<string, string>): Buffer => gunzipSync(configurationArchive(files));
@@ -74,10 +76,10 @@ describe("readConfigurationArchive reads the files a client packed", () => {
 describe("readConfigurationArchive answers go-slug's reason for what is not a gzip-compressed tar", () => {
 
   it.each([
-    ["an empty body", new Uint8Array(0), "failed to uncompress slug: EOF"],
-    ["a body shorter than a gzip header", new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3]), "failed to uncompress slug: unexpected EOF"],
-    ["plain text", new TextEncoder().encode('resource "null_resource" "x" {}\n'), "failed to uncompress slug: gzip: invalid header"],
-    ["a zip file", new Uint8Array([0x50, 0x4b, 3, 4, ...new Array<number>(40).fill(0)]), "failed to uncompress slug: gzip: invalid header"],
+    ["an empty body", new Uint8Array(0), "failed to decompress slug: EOF"],
+    ["a body shorter than a gzip header", new Uint8Array([0x1f, 0x8b, 8, 0, 1, 2, 3]), "failed to decompress slug: unexpected EOF"],
+    ["plain text", new TextEncoder().encode('resource "null_resource" "x" {}\n'), "failed to decompress slug: gzip: invalid header"],
+    ["a zip file", new Uint8Array([0x50, 0x4b, 3, 4, ...new Array<number>(40).fill(0)]), "failed to decompress slug: gzip: invalid header"],
     ["gzip of a short text", gzipSync("hello"), "failed to untar slug: unexpected EOF"],
     ["gzip of 1 KiB that is no tar header", gzipSync(Buffer.alloc(1024, 0x41)), "failed to untar slug: archive/tar: invalid tar header"],
     ["a gzip stream cut short", configurationArchive().subarray(0, 60), "failed to untar slug: unexpected EOF"],
@@ -115,5 +117,35 @@ describe("readConfigurationArchive answers go-slug's reason for what is not a gz
     expect(bomb.length).toBeLessThan(100_000);
     expect(messageOf(bomb)).toBe(`failed to untar slug: archive larger than ${MAX_CONFIGURATION_BYTES} bytes uncompressed`);
     expect(messageOf(bomb.subarray(0, member.length * 4), 2 << 20)).toBe(`failed to untar slug: archive larger than ${2 << 20} bytes uncompressed`);
+  });
+});
+
+describe("readConfigurationArchive refuses entries as go-slug's Unpack does", () => {
+  it.each(REFUSED_ARCHIVES)("%s", (_what, build, message) => {
+    expect(messageOf(build())).toBe(message);
+  });
+
+  it.each(ACCEPTED_ARCHIVES)("extracts %s", (_what, build, files) => {
+    const reading = readConfigurationArchive(build());
+    if (!reading.ok) throw new Error(reading.message);
+    expect(Object.fromEntries(reading.files.map((file) => [file.path, text(file.bytes)]))).toEqual(files);
+  });
+
+  it("stops at the first refused entry, before a broken header after it", () => {
+    const refused = gunzipSync(nanotarArchive([{ name: "../x.tf", data: "x" }]));
+    const broken = Buffer.concat([refused.subarray(0, 1024), Buffer.alloc(512, 0x41)]);
+    expect(messageOf(gzipSync(broken))).toBe('illegal slug error: invalid filename, traversal with ".." outside of current directory');
+  });
+
+  it("reads PAX paths and link targets whole (a space, a long link target), as Go does", () => {
+    const files = { "my modules/main.tf": "# spaced" };
+    expect(paths(gnuTar("pax", files))).toEqual(["my modules/main.tf"]);
+    const target = `${"d/".repeat(60)}../../../..`;
+    const longLink = gnuTarArchive((root) => execFileSync("ln", ["-s", `../${target}`, join(root, "far")]), ["--format=pax", "far"]);
+    expect(messageOf(longLink)).toBe(`illegal slug error: invalid symlink ("far" -> "../${target}") has external target`);
+  });
+
+  it("quotes names as Go's %q does", () => {
+    expect(messageOf(nanotarArchive([{ name: 'a"b\tc', type: "3" }]))).toBe('illegal slug error: failed creating "/tmp/slug/a\\"b\\tc", unsupported file type 3');
   });
 });
