@@ -5,11 +5,23 @@
  * field's kind accepts (a boolean as `true`, `"t"` or `1`; a duration as seconds or `"1h"`; a map
  * as an object, a list of objects or a JSON string), and invalid ones labelled with the 400.
  *
- * Spec: secrets.md "SSH engine" (role parameters, credentials, signing, verify).
+ * Cloud-account roles and static roles come from `CLOUD_ROLE_FIELDS` / `CLOUD_STATIC_ROLE_FIELDS`
+ * (each field's kind, written in every form the kind's reader takes); managed keys from
+ * `GENERIC_FIELDS` and `TYPE_FIELDS` (the `kmsa` and `kmsb` backends, which need no stored key).
+ * Bodies refused because of stored data (a static role for a user the account does not have, a
+ * managed key name another type holds) take what exists.
+ *
+ * Spec: secrets.md "SSH engine" (role parameters, credentials, signing, verify), "Cloud-account
+ * engine" (role parameters, static roles), "Managed keys".
  */
 import fc from "fast-check";
 import { FIELD_KIND_REFUSALS, type SecretsFieldKind } from "../interceptors/secrets/request.js";
 import { SSH_ROLE_FIELDS, SSH_SIGN_FIELDS, type SshFieldRule } from "../interceptors/secrets/ssh/ssh-fields.js";
+import { CLOUD_ROLE_FIELDS, CLOUD_STATIC_ROLE_FIELDS, type CloudFieldKind } from "../interceptors/secrets/cloud/cloud-fields.js";
+import { goMultiError, goQuote } from "../simulator/secrets/cloud/go-format.js";
+import { MIN_ROTATION_PERIOD_SECONDS } from "../simulator/secrets/cloud/static-roles.js";
+import { GENERIC_FIELDS, RSA_KEY_BITS, TYPE_FIELDS, type FieldKind as ManagedKeyFieldKind } from "../simulator/secrets/managed-keys.js";
+import { MANAGED_KEY_USAGES } from "../simulator/secrets/managed-key-types.js";
 import type { InvalidBody } from "./errors.js";
 
 /** A secrets-service request body (field names as on the wire, e.g. `key_type`). */
@@ -112,7 +124,7 @@ const WRONG_VALUE: Readonly<Record<SecretsFieldKind, fc.Arbitrary<unknown>>> = {
   "key-lengths": fc.constantFrom(5, true, "not json"),
 };
 
-function wrongKind(base: fc.Arbitrary<SecretsBody>, rules: readonly SshFieldRule[]): fc.Arbitrary<InvalidBody<SecretsBody>> {
+function wrongKind(base: fc.Arbitrary<SecretsBody>, rules: readonly Pick<SshFieldRule, "field" | "kind">[]): fc.Arbitrary<InvalidBody<SecretsBody>> {
   return fc.tuple(base, fc.constantFrom(...rules)).chain(([body, rule]) =>
     WRONG_VALUE[rule.kind].map((value) => ({
       body: { ...body, [rule.field]: value },
@@ -199,4 +211,296 @@ export function invalidSshSignBody(publicKey: string): fc.Arbitrary<InvalidBody<
  */
 export function leaseRenewBody(leaseId: string): fc.Arbitrary<SecretsBody> {
   return fc.option(fc.integer({ min: 1, max: 7200 }), { nil: undefined }).map((increment) => (increment === undefined ? { lease_id: leaseId } : { lease_id: leaseId, increment }));
+}
+
+// ---- cloud-account engine ---------------------------------------------------------------------
+
+/** One value of a cloud field kind, in any form the kind's reader accepts. */
+function cloudWireForm(kind: CloudFieldKind, value: unknown): fc.Arbitrary<unknown> {
+  switch (kind) {
+    case "duration": {
+      const seconds = Number(value);
+      return fc.constantFrom(seconds, String(seconds), `${seconds}s`, ...(seconds % 3600 === 0 && seconds > 0 ? [`${seconds / 3600}h`] : []), ...(seconds % 86_400 === 0 && seconds > 0 ? [`${seconds / 86_400}d`] : []));
+    }
+    case "comma-list":
+      return fc.constantFrom(value, (value as string[]).join(","), (value as string[]).join(", "));
+    case "key-value":
+      return fc.constantFrom(value, Object.entries(value as Record<string, string>).map(([k, v]) => `${k}=${v}`));
+    case "int":
+      return fc.constantFrom(value, String(value));
+    default:
+      return fc.constant(value);
+  }
+}
+
+function encodeCloud(rules: readonly { field: string; kind: CloudFieldKind }[], plain: Record<string, unknown>): fc.Arbitrary<SecretsBody> {
+  const entries = Object.entries(plain).filter(([, v]) => v !== undefined);
+  const kind = (field: string): CloudFieldKind => rules.find((r) => r.field === field)?.kind ?? "string";
+  return fc.tuple(...entries.map(([field, value]) => cloudWireForm(kind(field), value))).map((forms) => Object.fromEntries(entries.map(([field], i) => [field, forms[i]])));
+}
+
+const accountId = fc.stringMatching(/^[0-9]{12}$/);
+const iamName = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_+=,.@-]{0,11}$/);
+const policyArn = fc.oneof(fc.constantFrom("arn:aws:iam::aws:policy/ReadOnlyAccess", "arn:aws:iam::aws:policy/PowerUserAccess"), fc.tuple(accountId, iamName).map(([a, n]) => `arn:aws:iam::${a}:policy/${n}`));
+const roleArn = fc.tuple(accountId, iamName).map(([a, n]) => `arn:aws:iam::${a}:role/${n}`);
+const policyDocument = fc.constantFrom('{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}', '{ "Version": "2012-10-17", "Statement": [] }');
+const arns = <T>(item: fc.Arbitrary<T>) => fc.array(item, { minLength: 1, maxLength: 2 });
+const hours = (max: number) => fc.integer({ min: 1, max }).map((h) => h * 3600);
+
+/** Options of {@link cloudRoleBody}. */
+export interface CloudRoleBodyOptions {
+  /** `iam_user`, `assumed_role` or `federation_token`; default any. */
+  readonly credentialType?: "iam_user" | "assumed_role" | "federation_token";
+}
+
+/**
+ * Valid `POST <mount>/roles/:name` bodies of the cloud-account engine, for a name not used yet
+ * (an update merges with what is stored): `iam_user` roles (policy ARNs and/or a policy document,
+ * groups, tags, a user path, a permissions boundary), `assumed_role` roles (role ARNs, STS TTLs
+ * with the default not above the max) and `federation_token` roles, each field in a random form
+ * its kind accepts (a list as an array or a comma-separated string, tags as an object or
+ * `key=value` strings, TTLs as seconds, `"3600s"` or `"1h"`).
+ * @example
+ * fc.assert(fc.asyncProperty(cloudRoleBody(), fc.uuid(), async (body, id) => {
+ *   expect((await post(`/cloud/roles/r-${id}`, body)).status).toBe(204);
+ * }));
+ */
+export function cloudRoleBody(options: CloudRoleBodyOptions = {}): fc.Arbitrary<SecretsBody> {
+  const policies = fc
+    .record({ policy_arns: fc.option(arns(policyArn), { nil: undefined }), policy_document: fc.option(policyDocument, { nil: undefined }) })
+    .map((p) => (p.policy_arns === undefined && p.policy_document === undefined ? { ...p, policy_arns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"] } : p));
+  const sts = fc.record({ default_sts_ttl: fc.option(hours(6), { nil: undefined }), max_sts_ttl: fc.option(hours(12), { nil: undefined }) }).map((t) =>
+    t.default_sts_ttl !== undefined && t.max_sts_ttl !== undefined && t.default_sts_ttl > t.max_sts_ttl ? { ...t, default_sts_ttl: t.max_sts_ttl } : t,
+  );
+  const iamUser = fc
+    .tuple(
+      policies,
+      fc.record({
+        iam_groups: fc.option(arns(iamName), { nil: undefined }),
+        iam_tags: fc.option(fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.stringMatching(/^[a-z0-9]{1,6}$/), { minKeys: 1, maxKeys: 2, noNullPrototype: true }), { nil: undefined }),
+        user_path: fc.option(fc.constantFrom("/", "/team/", "/a/b/"), { nil: undefined }),
+        permissions_boundary_arn: fc.option(policyArn, { nil: undefined }),
+      }),
+    )
+    .map(([p, rest]) => ({ credential_type: "iam_user", ...p, ...rest }));
+  const assumedRole = fc.tuple(arns(roleArn), sts, fc.option(policies, { nil: undefined })).map(([role_arns, t, p]) => ({ credential_type: "assumed_role", role_arns, ...t, ...(p ?? {}) }));
+  const federation = fc.tuple(policies, sts).map(([p, t]) => ({ credential_type: "federation_token", ...p, ...t }));
+  const byType = { iam_user: iamUser, assumed_role: assumedRole, federation_token: federation } as const;
+  const plain = options.credentialType !== undefined ? byType[options.credentialType] : fc.oneof(iamUser, assumedRole, federation);
+  return plain.chain((body) => encodeCloud(CLOUD_ROLE_FIELDS, body as Record<string, unknown>));
+}
+
+const roleDataError = (...errors: string[]) => ({ status: 400, message: `error(s) validating supplied role data: ${goQuote(goMultiError(errors))}` });
+const fieldError = (field: string, value: unknown, why: string) => ({ status: 400, message: `Field validation failed: error converting input ${String(value)} for field ${JSON.stringify(field)}: ${why}` });
+
+/**
+ * Cloud role bodies (`POST <mount>/roles/:name`, a name not used yet) the engine refuses, labelled
+ * with its 400 (`{"errors": [...]}`): no `credential_type`, an unknown one, an `iam_user` or
+ * `federation_token` role without a policy, an `assumed_role` role without role ARNs, STS TTLs on
+ * an `iam_user` role, a default STS TTL above the max, a policy document that is not JSON, a TTL
+ * that is not a duration, and a tag that is not `key=value`.
+ * @example
+ * fc.assert(fc.asyncProperty(invalidCloudRoleBody(), async ({ body, expected }) => {
+ *   expect(await readServiceError("secrets", await post("/cloud/roles/new", body))).toEqual(expected);
+ * }));
+ */
+export function invalidCloudRoleBody(): fc.Arbitrary<InvalidBody<SecretsBody>> {
+  const policy = { policy_arns: "arn:aws:iam::aws:policy/ReadOnlyAccess" };
+  const invalid = (body: SecretsBody, expected: { status: number; message: string }, why: string): InvalidBody<SecretsBody> => ({ body, expected, why });
+  return fc.oneof(
+    arns(policyArn).map((a) => invalid({ policy_arns: a }, roleDataError("did not supply credential_type"), "no credential_type")),
+    fc.stringMatching(/^[a-z_]{1,12}$/).filter((t) => !["iam_user", "assumed_role", "federation_token"].includes(t)).map((t) => invalid({ credential_type: t }, roleDataError(`unrecognized credential type: ${t}`), `credential_type ${t}`)),
+    fc.constantFrom("iam_user", "federation_token").map((t) => invalid({ credential_type: t }, roleDataError(`must specify at least one of policy_arns or policy_document with ${t} credential_type`), `a ${t} role without a policy`)),
+    fc.constant(invalid({ credential_type: "assumed_role" }, roleDataError("must specify role_arns with assumed_role credential_type"), "an assumed_role role without role_arns")),
+    fc.tuple(fc.constantFrom("default_sts_ttl", "max_sts_ttl"), hours(4)).map(([field, ttl]) =>
+      invalid({ credential_type: "iam_user", ...policy, [field]: ttl }, roleDataError(`${field} parameter only valid for assumed_role and federation_token credential types`), `${field} on an iam_user role`),
+    ),
+    fc.tuple(roleArn, fc.integer({ min: 2, max: 12 })).map(([arn, h]) =>
+      invalid({ credential_type: "assumed_role", role_arns: arn, default_sts_ttl: `${h}h`, max_sts_ttl: `${h - 1}h` }, roleDataError('"default_sts_ttl" value must be less than or equal to "max_sts_ttl" value'), "default_sts_ttl above max_sts_ttl"),
+    ),
+    fc.constantFrom("{", "not json", '{"Version":').map((doc) => invalid({ credential_type: "iam_user", policy_document: doc }, { status: 400, message: `cannot parse policy document: ${goQuote(doc)}` }, "a policy document that is not JSON")),
+    fc.tuple(fc.constantFrom("default_sts_ttl", "max_sts_ttl"), fc.boolean()).map(([field, value]) =>
+      invalid({ credential_type: "assumed_role", role_arns: "arn:aws:iam::123456789012:role/r", [field]: value }, fieldError(field, value, "could not parse duration from input"), `${field} is ${String(value)}`),
+    ),
+    fc.stringMatching(/^[a-z]{1,8}$/).map((tag) => invalid({ credential_type: "iam_user", ...policy, iam_tags: [tag] }, fieldError("iam_tags", `[${tag}]`, `invalid key pair ${goQuote(tag)}`), `tag ${tag} is not key=value`)),
+  );
+}
+
+/** Options of {@link cloudStaticRoleBody} and {@link invalidCloudStaticRoleBody}. */
+export interface CloudStaticRoleOptions {
+  /** IAM users that exist in the account (a static role manages one); at least one. */
+  readonly users: readonly string[];
+}
+
+/**
+ * Valid `POST <mount>/static-roles/:name` bodies: an existing IAM `username` and a
+ * `rotation_period` above the minimum (seconds, `"3600s"`, `"1h"` or `"1d"`).
+ * @example fc.sample(cloudStaticRoleBody({ users: ["app"] }), 1) // [{ username: "app", rotation_period: "1h" }]
+ */
+export function cloudStaticRoleBody(options: CloudStaticRoleOptions): fc.Arbitrary<SecretsBody> {
+  return fc
+    .record({ username: fc.constantFrom(...options.users), rotation_period: fc.integer({ min: 1, max: 48 }).map((h) => h * 3600) })
+    .chain((plain) => encodeCloud(CLOUD_STATIC_ROLE_FIELDS, plain));
+}
+
+/**
+ * Static role bodies (for a name not used yet) the engine refuses: no `username` or no
+ * `rotation_period` (400), a rotation period at or below the minimum (500), and, from stored
+ * data, a user the account does not have (500 `unable to validate username ...`): pass the users
+ * that exist.
+ * @example fc.sample(invalidCloudStaticRoleBody({ users: ["app"] }), 1)[0].expected // { status: 400, message: 'missing "username" parameter' }
+ */
+export function invalidCloudStaticRoleBody(options: CloudStaticRoleOptions): fc.Arbitrary<InvalidBody<SecretsBody>> {
+  const base = cloudStaticRoleBody(options);
+  const without = (field: string) =>
+    base.map((body) => {
+      const rest = { ...body };
+      delete rest[field];
+      return { body: rest, expected: { status: 400, message: `missing ${JSON.stringify(field)} parameter` }, why: `no ${field}` };
+    });
+  return fc.oneof(
+    without("username"),
+    without("rotation_period"),
+    fc.tuple(base, fc.integer({ min: 1, max: MIN_ROTATION_PERIOD_SECONDS })).map(([body, seconds]) => ({
+      body: { ...body, rotation_period: seconds },
+      expected: { status: 500, message: `role rotation period out of range: must be greater than ${MIN_ROTATION_PERIOD_SECONDS.toFixed(2)} seconds` },
+      why: `rotation_period ${seconds}s`,
+    })),
+    fc.tuple(base, iamName.filter((n) => !options.users.includes(n))).map(([body, user]) => ({
+      body: { ...body, username: user },
+      expected: { status: 500, message: `unable to validate username ${goQuote(user)}: NoSuchEntity: The user with name ${user} cannot be found.` },
+      why: `user ${user} does not exist`,
+    })),
+  );
+}
+
+// ---- managed keys -----------------------------------------------------------------------------
+
+const MANAGED_KIND: Readonly<Record<ManagedKeyFieldKind, SecretsFieldKind>> = { string: "string", int: "int", bool: "bool", list: "string-list" };
+
+/** Options of {@link managedKeyBody}. */
+export interface ManagedKeyBodyOptions {
+  /** `kmsa` or `kmsb` (the backends that need no key stored first); default either. */
+  readonly type?: "kmsa" | "kmsb";
+}
+
+/**
+ * Valid `POST /sys/managed-keys/:type/:name` bodies (root namespace, a lowercase name) for the
+ * `kmsa` and `kmsb` backends: their required parameters, `key_bits` one of the RSA sizes,
+ * optionally the generic flags and `usages`, booleans and lists in any form their readers take.
+ * Send each to the path of its `type` field.
+ * @example fc.sample(managedKeyBody({ type: "kmsa" }), 1) // [{ type: "kmsa", access_key: "AKIA...", secret_key: "...", key_type: "RSA", kms_key: "alias/app", key_bits: 2048 }]
+ */
+export function managedKeyBody(options: ManagedKeyBodyOptions = {}): fc.Arbitrary<SecretsBody> {
+  const generic = fc.record(
+    {
+      allow_generate_key: fc.boolean(),
+      allow_replace_key: fc.boolean(),
+      any_mount: fc.boolean(),
+      usages: fc.subarray(["sign", "verify", "encrypt", "decrypt"], { minLength: 1 }),
+    },
+    { requiredKeys: [] },
+  );
+  const bits = fc.constantFrom(...RSA_KEY_BITS);
+  const kmsa = fc.tuple(generic, fc.stringMatching(/^[a-z0-9-]{1,10}$/), bits, fc.constantFrom("us-east-1", "eu-west-1")).map(([g, key, keyBits, region]) => ({
+    type: "kmsa",
+    ...g,
+    access_key: "AKIAEXAMPLE",
+    secret_key: "secret",
+    key_type: "RSA",
+    kms_key: `alias/${key}`,
+    key_bits: keyBits,
+    region,
+  }));
+  const kmsb = fc.tuple(generic, fc.stringMatching(/^[a-z0-9-]{1,10}$/), bits).map(([g, key, keyBits]) => ({
+    type: "kmsb",
+    ...g,
+    tenant_id: "tenant",
+    client_id: "client",
+    client_secret: "secret",
+    vault_name: "vault",
+    key_name: key,
+    key_type: "RSA-HSM",
+    key_bits: keyBits,
+  }));
+  const plain = options.type === "kmsa" ? kmsa : options.type === "kmsb" ? kmsb : fc.oneof(kmsa, kmsb);
+  return plain.chain((body) => {
+    const fields = { ...GENERIC_FIELDS, ...TYPE_FIELDS[body.type as "kmsa" | "kmsb"] };
+    const rules = Object.entries(fields).map(([field, kind]) => ({ field, input: field, kind: MANAGED_KIND[kind] }));
+    return encode(rules, body);
+  });
+}
+
+/** Options of {@link invalidManagedKeyBody}. */
+export interface InvalidManagedKeyOptions extends ManagedKeyBodyOptions {
+  /** Managed keys that exist, by name, with their type: a body naming one of another type is refused. */
+  readonly existing?: Readonly<Record<string, string>>;
+}
+
+/** An invalid managed key body, and where to send it when not `/sys/managed-keys/<body.type>/<a new name>`. */
+export interface InvalidManagedKey extends InvalidBody<SecretsBody> {
+  /** The key name to write (an existing key's), when the refusal depends on it. */
+  readonly name?: string;
+  /** The path's type, when it is not the body's `type`. */
+  readonly pathType?: string;
+}
+
+/**
+ * Managed key bodies the service refuses (`POST /sys/managed-keys/:type/:name`; send each to
+ * `/sys/managed-keys/<pathType ?? body.type>/<name ?? a new name>`), labelled with its
+ * 400: a field of the wrong kind, a required parameter missing, `key_bits` not an RSA size, a
+ * `key_type` the backend does not take, an unknown usage, a `type` field that is not the path's,
+ * a kmsa key generated under a name that is not an alias, and (stored data) a name another type
+ * holds, in `name`.
+ * @example fc.sample(invalidManagedKeyBody({ type: "kmsa" }), 1)[0].expected // { status: 400, message: "kms_key is required" }
+ */
+export function invalidManagedKeyBody(options: InvalidManagedKeyOptions = {}): fc.Arbitrary<InvalidManagedKey> {
+  const base = managedKeyBody(options);
+  const typeOf = (body: SecretsBody): "kmsa" | "kmsb" => body.type as "kmsa" | "kmsb";
+  const required: Readonly<Record<"kmsa" | "kmsb", readonly string[]>> = { kmsa: ["access_key", "secret_key", "key_type", "kms_key"], kmsb: ["tenant_id", "client_id", "client_secret", "vault_name", "key_name", "key_type"] };
+  const bad = (message: string) => ({ status: 400, message });
+  const generators: fc.Arbitrary<InvalidManagedKey>[] = [
+    base.chain((body) => {
+      const fields = { ...GENERIC_FIELDS, ...TYPE_FIELDS[typeOf(body)] };
+      return wrongKind(fc.constant(body), Object.entries(fields).map(([field, kind]) => ({ field, kind: MANAGED_KIND[kind] }))).map((invalid) => ({ ...invalid, pathType: typeOf(body) }));
+    }),
+    base.chain((body) =>
+      fc.constantFrom(...required[typeOf(body)]).map((field) => {
+        const rest = { ...body };
+        delete rest[field];
+        const when = typeOf(body) === "kmsb" && (field === "client_id" || field === "client_secret") ? " unless a managed identity is used" : "";
+        return { body: rest, expected: bad(`${field} is required${when}`), why: `no ${field}` };
+      }),
+    ),
+    fc.tuple(base, fc.integer({ min: 1, max: 8192 }).filter((b) => !RSA_KEY_BITS.includes(b))).map(([body, bits]) => ({ body: { ...body, key_bits: bits }, expected: bad(`invalid key_bits ${bits}: must be 2048, 3072 or 4096`), why: `key_bits ${bits}` })),
+    fc.tuple(base, fc.constantFrom("AES", "HMAC", "rsa-hsm")).map(([body, keyType]) => ({
+      body: { ...body, key_type: keyType },
+      expected: bad(typeOf(body) === "kmsa" ? `invalid key_type "${keyType}": must be RSA or ECDSA` : `invalid key_type "${keyType}": only RSA-HSM is supported`),
+      why: `key_type ${keyType}`,
+    })),
+    fc.tuple(base, fc.stringMatching(/^[a-z]{2,8}$/).filter((u) => !MANAGED_KEY_USAGES.includes(u))).map(([body, usage]) => ({
+      body: { ...body, usages: [usage] },
+      expected: bad(`invalid usage "${usage}": must be one of ${MANAGED_KEY_USAGES.join(", ")}`),
+      why: `usage ${usage}`,
+    })),
+    base.map((body) => {
+      const other = typeOf(body) === "kmsa" ? "kmsb" : "kmsa";
+      return { body: { ...body, type: other }, pathType: typeOf(body), expected: bad(`type "${other}" does not match the path's type "${typeOf(body)}"`), why: "the type field is not the path's" };
+    }),
+    managedKeyBody({ type: "kmsa" }).map((body) => ({ body: { ...body, allow_generate_key: true, kms_key: "app-key" }, expected: bad("kms_key must be an alias (alias/...) when allow_generate_key is true"), why: "a generated kmsa key not under an alias" })),
+  ];
+  const existing = Object.entries(options.existing ?? {});
+  if (existing.length > 0) {
+    generators.push(
+      fc.tuple(fc.constantFrom(...existing), fc.constantFrom("kmsa" as const, "kmsb" as const)).chain(([[name, type], other]) =>
+        managedKeyBody({ type: other === type ? (other === "kmsa" ? "kmsb" : "kmsa") : other }).map((body) => ({
+          body,
+          name,
+          expected: bad(`a managed key named "${name}" already exists with type "${type}"`),
+          why: `${name} is a ${type} key`,
+        })),
+      ),
+    );
+  }
+  return fc.oneof(...generators);
 }

@@ -130,3 +130,70 @@ export function keyValueParam(data: Data, field: string): Record<string, string>
   }
   return out;
 }
+
+/**
+ * How a cloud engine field is read: `string`, `int`, `duration` (seconds), `comma-list` (a list
+ * of strings, or one comma-separated string) or `key-value` (an object, or `key=value` strings).
+ */
+export type CloudFieldKind = "string" | "int" | "duration" | "comma-list" | "key-value";
+
+/** One request field of a cloud engine endpoint: its wire name, the input member it becomes, and its kind. */
+export interface CloudFieldRule {
+  readonly field: string;
+  readonly input: string;
+  readonly kind: CloudFieldKind;
+}
+
+const cloudField = (field: string, input: string, kind: CloudFieldKind): CloudFieldRule => Object.freeze({ field, input, kind });
+
+/**
+ * `POST <mount>/roles/:name`: the role parameters (spec "Cloud-account engine", role parameters and
+ * the legacy `policy` / `arn`). The route reads bodies through this table, and the testing kit
+ * generates bodies from it.
+ * @example CLOUD_ROLE_FIELDS.find((f) => f.field === "iam_tags")?.kind // "key-value"
+ */
+export const CLOUD_ROLE_FIELDS: readonly CloudFieldRule[] = Object.freeze([
+  cloudField("credential_type", "credentialType", "string"),
+  cloudField("role_arns", "roleArns", "comma-list"),
+  cloudField("policy_arns", "policyArns", "comma-list"),
+  cloudField("policy_document", "policyDocument", "string"),
+  cloudField("iam_groups", "iamGroups", "comma-list"),
+  cloudField("iam_tags", "iamTags", "key-value"),
+  cloudField("default_sts_ttl", "defaultStsTtl", "duration"),
+  cloudField("max_sts_ttl", "maxStsTtl", "duration"),
+  cloudField("user_path", "userPath", "string"),
+  cloudField("permissions_boundary_arn", "permissionsBoundaryArn", "string"),
+  cloudField("policy", "policy", "string"),
+  cloudField("arn", "arn", "string"),
+]);
+
+/**
+ * `POST <mount>/static-roles/:name`: `username` and `rotation_period` (seconds or a Go duration).
+ * @example CLOUD_STATIC_ROLE_FIELDS.map((f) => f.field) // ["username", "rotation_period"]
+ */
+export const CLOUD_STATIC_ROLE_FIELDS: readonly CloudFieldRule[] = Object.freeze([
+  cloudField("username", "username", "string"),
+  cloudField("rotation_period", "rotationPeriod", "duration"),
+]);
+
+/**
+ * Reads every field of `rules` into its input member, in table order (the first bad one is the
+ * one reported); fields not supplied are left out.
+ * @throws {DomainError} 400 `Field validation failed: ...` as the field kind's reader does.
+ * @example readCloudFields({ username: "app", rotation_period: "1h" }, CLOUD_STATIC_ROLE_FIELDS) // { username: "app", rotationPeriod: 3600 }
+ */
+export function readCloudFields(data: Data, rules: readonly CloudFieldRule[]): Record<string, unknown> {
+  const readers: Readonly<Record<CloudFieldKind, (d: Data, field: string) => unknown>> = {
+    string: stringParam,
+    int: intParam,
+    duration: durationSecondsParam,
+    "comma-list": commaStringListParam,
+    "key-value": keyValueParam,
+  };
+  const out: Record<string, unknown> = {};
+  for (const { field, input, kind } of rules) {
+    const value = readers[kind](data, field);
+    if (value !== undefined) out[input] = value;
+  }
+  return out;
+}

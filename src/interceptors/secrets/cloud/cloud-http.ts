@@ -14,11 +14,11 @@ import { cloudMissing } from "../../../simulator/secrets/cloud/cloud-errors.js";
 import { issueCredentials } from "../../../simulator/secrets/cloud/credentials.js";
 import { formatGoDuration } from "../../../simulator/kernel/go-duration.js";
 import { readLeaseConfig, readRootConfig, rotateRoot, writeLeaseConfig, writeRootConfig } from "../../../simulator/secrets/cloud/root-config.js";
-import { deleteRole, listRoles, readRole, writeRole } from "../../../simulator/secrets/cloud/roles.js";
+import { deleteRole, listRoles, readRole, writeRole, type RoleInput } from "../../../simulator/secrets/cloud/roles.js";
 import type { CloudMountState, CloudRole } from "../../../simulator/secrets/cloud/state.js";
-import { deleteStaticRole, readStaticCredentials, readStaticRole, writeStaticRole } from "../../../simulator/secrets/cloud/static-roles.js";
+import { deleteStaticRole, readStaticCredentials, readStaticRole, writeStaticRole, type StaticRoleInput } from "../../../simulator/secrets/cloud/static-roles.js";
 import { NO_CONTENT, dataResult, leasedResult, pathName, type EngineHttp, type EngineResult, type EngineRoute, type EngineRouteContext } from "../engine-routes.js";
-import { commaStringListParam, durationSecondsParam, intParam, keyValueParam, stringParam } from "./cloud-fields.js";
+import { CLOUD_ROLE_FIELDS, CLOUD_STATIC_ROLE_FIELDS, durationSecondsParam, intParam, readCloudFields, stringParam } from "./cloud-fields.js";
 
 type Ctx = EngineRouteContext<CloudMountState>;
 
@@ -154,21 +154,7 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     capabilities: UPDATE,
     handler: (ctx) => {
       const name = pathName(ctx, NAME);
-      const body = ctx.body;
-      const input = {
-        credentialType: stringParam(body, "credential_type"),
-        roleArns: commaStringListParam(body, "role_arns"),
-        policyArns: commaStringListParam(body, "policy_arns"),
-        policyDocument: stringParam(body, "policy_document"),
-        iamGroups: commaStringListParam(body, "iam_groups"),
-        iamTags: keyValueParam(body, "iam_tags"),
-        defaultStsTtl: durationSecondsParam(body, "default_sts_ttl"),
-        maxStsTtl: durationSecondsParam(body, "max_sts_ttl"),
-        userPath: stringParam(body, "user_path"),
-        permissionsBoundaryArn: stringParam(body, "permissions_boundary_arn"),
-        policy: stringParam(body, "policy"),
-        arn: stringParam(body, "arn"),
-      };
+      const input = readCloudFields(ctx.body, CLOUD_ROLE_FIELDS) as RoleInput;
       const { warnings } = ctx.update((c) => writeRole(c, name, input));
       return warnings.length > 0 ? dataResult({}, warnings) : NO_CONTENT;
     },
@@ -202,13 +188,8 @@ export const CLOUD_ROUTES: readonly EngineRoute<CloudMountState>[] = Object.free
     capabilities: UPDATE,
     handler: (ctx) => {
       const name = pathName(ctx, NAME);
-      const input = { username: stringParam(ctx.body, "username"), rotationPeriod: durationSecondsParam(ctx.body, "rotation_period") };
-      const role = ctx.update((c) =>
-        writeStaticRole(c, name, {
-          ...(input.username === undefined ? {} : { username: input.username }),
-          ...(input.rotationPeriod === undefined ? {} : { rotationPeriod: input.rotationPeriod }),
-        }),
-      );
+      const input = readCloudFields(ctx.body, CLOUD_STATIC_ROLE_FIELDS) as StaticRoleInput;
+      const role = ctx.update((c) => writeStaticRole(c, name, input));
       return dataResult(staticRoleForm(role));
     },
   },
