@@ -1,18 +1,22 @@
 import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { defineConfig } from "tsup";
 
+const entry = {
+  index: "src/index.ts",
+  simulator: "src/simulator/index.ts",
+  nock: "src/interceptors/nock-entry.ts",
+  server: "src/interceptors/server-entry.ts",
+  msw: "src/interceptors/msw-entry.ts",
+  testing: "src/testing/index.ts",
+  coverage: "src/vitest/coverage.ts",
+  vitest: "src/scenarios/vitest-entry.ts",
+  cli: "src/cli.ts",
+};
+
 export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-    simulator: "src/simulator/index.ts",
-    nock: "src/interceptors/nock-entry.ts",
-    server: "src/interceptors/server-entry.ts",
-    msw: "src/interceptors/msw-entry.ts",
-    testing: "src/testing/index.ts",
-    coverage: "src/vitest/coverage.ts",
-    vitest: "src/scenarios/vitest-entry.ts",
-    cli: "src/cli.ts",
-  },
+  entry,
   format: ["esm", "cjs"],
   dts: { entry: { index: "src/index.ts", simulator: "src/simulator/index.ts", nock: "src/interceptors/nock-entry.ts", server: "src/interceptors/server-entry.ts", msw: "src/interceptors/msw-entry.ts", testing: "src/testing/index.ts", coverage: "src/vitest/coverage.ts", vitest: "src/scenarios/vitest-entry.ts" } },
   target: "node20",
@@ -24,7 +28,10 @@ export default defineConfig({
   shims: true,
   // The scenario document schema (generated from the types by `npm run schema`) ships beside the
   // bundles: validation reads it from there, and `infra-doubles/scenario.schema.json` exports it.
+  // Then the ESM outputs are built again, the main entry as one file (scripts/build-esm.mjs says why).
   onSuccess: async () => {
     copyFileSync("src/scenarios/document/scenario.schema.json", "dist/scenario.schema.json");
+    const { buildEsm } = (await import(pathToFileURL(join(process.cwd(), "scripts/build-esm.mjs")).href)) as { buildEsm: (entries: Record<string, string>) => Promise<void> };
+    await buildEsm(entry);
   },
 });

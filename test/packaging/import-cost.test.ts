@@ -5,6 +5,10 @@
  * dependencies (nock, @mswjs/interceptors, msw, nanotar, yaml, ajv, re2js) load on first use.
  * Timings live in `npm run bench -- import`; this file checks what is loaded, not how fast.
  *
+ * The ESM main entry is one file (scripts/build-esm.mjs): the other ESM entries take the modules it
+ * contains from it, so every class and piece of module state exists once whichever entries a test
+ * imports.
+ *
  * Runs the built files (dist/, built here when missing, as `npm test` builds before vitest), in a
  * fresh process each, for CommonJS and ESM.
  */
@@ -77,8 +81,54 @@ describe("importing the package loads only what it needs", () => {
     });
   }
 
+  it("index.js is one file: it imports no other file of the package", () => {
+    const text = readFileSync(join(dist, "index.js"), "utf8");
+    expect([...text.matchAll(/\bfrom\s*["'](\.[^"']*)["']|^import\s*["'](\.[^"']*)["']/gm)].map((m) => m[1] ?? m[2])).toEqual([]);
+  });
+
   it("index.js imports no runtime dependency statically (they load on first use, as in CommonJS)", () => {
     const packages = staticEsmImports("index.js");
     expect(packages.filter((name) => LAZY_PACKAGES.some((lazy) => name === lazy || name.startsWith(`${lazy}/`)))).toEqual([]);
+  });
+});
+
+describe("the ESM entries share the main entry's modules", () => {
+  /** Entries whose exports are compared (the vitest entry needs a running Vitest; the CLI exports nothing). */
+  const ENTRIES = ["index", "simulator", "nock", "server", "msw", "testing", "coverage"];
+
+  it("exports the same names as the CommonJS build, entry by entry, and one instance of what both hold", () => {
+    const script = `
+      const { createRequire } = await import("node:module");
+      const require = createRequire(${JSON.stringify(join(dist, "index.cjs"))});
+      const dist = ${JSON.stringify(dist)};
+      const names = {};
+      for (const entry of ${JSON.stringify(ENTRIES)}) {
+        const esm = Object.keys(await import(dist + "/" + entry + ".js")).filter((k) => !k.startsWith("__infra_")).sort();
+        const cjs = Object.keys(require(dist + "/" + entry + ".cjs")).filter((k) => k !== "__esModule").sort();
+        names[entry] = { esm, cjs };
+      }
+      const index = await import(dist + "/index.js");
+      const simulator = await import(dist + "/simulator.js");
+      const nock = await import(dist + "/nock.js");
+      const server = await import(dist + "/server.js");
+      const coverage = await import(dist + "/coverage.js");
+      const same = {
+        UsageError: simulator.UsageError === index.UsageError,
+        ManualClock: simulator.ManualClock === index.ManualClock,
+        interceptWithNock: nock.interceptWithNock === index.interceptWithNock,
+        startServer: server.startServer === index.startServer,
+        mergeCoverage: coverage.mergeCoverage === index.mergeCoverage,
+      };
+      process.stdout.write(JSON.stringify({ names, same }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" })) as {
+      names: Record<string, { esm: string[]; cjs: string[] }>;
+      same: Record<string, boolean>;
+    };
+    for (const entry of ENTRIES) {
+      expect(out.names[entry]?.esm, entry).toEqual(out.names[entry]?.cjs);
+      expect(out.names[entry]?.esm.length, entry).toBeGreaterThan(0);
+    }
+    expect(out.same).toEqual({ UsageError: true, ManualClock: true, interceptWithNock: true, startServer: true, mergeCoverage: true });
   });
 });
