@@ -24,6 +24,7 @@ import {
 } from "./state.js";
 import { TOKEN_EXPIRE_MOVE, expireToken, tokenHash } from "./tokens.js";
 import { ACL_TOKEN_EVENTS, ACL_TOKEN_SUBJECT } from "./token-events.js";
+import { dict } from "../kernel/dict.js";
 
 function seededUuid(ids: IdSource): string {
   for (;;) {
@@ -86,14 +87,14 @@ export function initialAccessControlState(ctx: { readonly now: number; readonly 
   return {
     settings: { ...defaultSettings(), ...settings },
     index: 3,
-    tokens: { [anonymous.accessorId]: anonymous, [bootstrap.accessorId]: bootstrap },
-    secrets: { [anonymous.secretId]: anonymous.accessorId, [bootstrap.secretId]: bootstrap.accessorId },
-    policies: { [policy.id]: policy },
-    roles: {},
-    authMethods: {},
-    bindingRules: {},
-    namespaces: { [DEFAULT_NAMESPACE]: { name: DEFAULT_NAMESPACE, description: "Builtin Default Namespace", defaultPolicies: [], defaultRoles: [] } },
-    expiryMoves: {},
+    tokens: dict([[anonymous.accessorId, anonymous], [bootstrap.accessorId, bootstrap]]),
+    secrets: dict([[anonymous.secretId, anonymous.accessorId], [bootstrap.secretId, bootstrap.accessorId]]),
+    policies: dict([[policy.id, policy]]),
+    roles: dict(),
+    authMethods: dict(),
+    bindingRules: dict(),
+    namespaces: dict([[DEFAULT_NAMESPACE, { name: DEFAULT_NAMESPACE, description: "Builtin Default Namespace", defaultPolicies: [], defaultRoles: [] }]]),
+    expiryMoves: dict(),
     bootstrap: { accessorId: bootstrap.accessorId, secretId: bootstrap.secretId },
   };
 }

@@ -30,6 +30,7 @@ import {
   type PolicyRecord,
   type RoleRecord,
 } from "./state.js";
+import { dict } from "../kernel/dict.js";
 
 type Ctx = OperationContext<AccessControlState>;
 
@@ -230,7 +231,7 @@ export function createAuthMethod(ctx: Ctx, input: AuthMethodInput): AuthMethodRe
     claimMappings: { ...(input.claimMappings ?? {}) },
     listClaimMappings: { ...(input.listClaimMappings ?? {}) },
     namespace,
-    bearerTokens: {},
+    bearerTokens: dict(),
     createIndex: index,
     modifyIndex: index,
   };

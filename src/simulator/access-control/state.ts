@@ -5,6 +5,7 @@
  *
  * Spec: access-control.md "Resources and their fields"; FIDELITY.md "Access control" (built-ins).
  */
+import type { Dict } from "../kernel/dict.js";
 
 /** Spec (Token, `ServiceIdentities`): `{ServiceName, Datacenters}`; empty `datacenters` = every datacenter. */
 export interface ServiceIdentity {
@@ -101,7 +102,7 @@ export interface AuthMethodRecord {
   listClaimMappings: Record<string, string>;
   namespace: string;
   /** Bearer token -> the validated identity (already in selector form). */
-  bearerTokens: Record<string, IdentityRecord>;
+  bearerTokens: Dict<IdentityRecord>;
   createIndex: number;
   modifyIndex: number;
 }
@@ -157,17 +158,17 @@ export interface AccessControlState {
   settings: AccessControlSettings;
   /** The one monotonically increasing index behind every CreateIndex and ModifyIndex. */
   index: number;
-  tokens: Record<string, TokenRecord>;
+  tokens: Dict<TokenRecord>;
   /** SecretID -> AccessorID. */
-  secrets: Record<string, string>;
-  policies: Record<string, PolicyRecord>;
-  roles: Record<string, RoleRecord>;
+  secrets: Dict<string>;
+  policies: Dict<PolicyRecord>;
+  roles: Dict<RoleRecord>;
   /** Keyed by `<namespace>/<name>`. */
-  authMethods: Record<string, AuthMethodRecord>;
-  bindingRules: Record<string, BindingRuleRecord>;
-  namespaces: Record<string, NamespaceRecord>;
+  authMethods: Dict<AuthMethodRecord>;
+  bindingRules: Dict<BindingRuleRecord>;
+  namespaces: Dict<NamespaceRecord>;
   /** Scheduled expiry move per AccessorID. */
-  expiryMoves: Record<string, number>;
+  expiryMoves: Dict<number>;
   /** The bootstrap token's ids (global-management). */
   bootstrap: { accessorId: string; secretId: string };
 }

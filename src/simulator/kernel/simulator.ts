@@ -8,6 +8,7 @@
  * operation touches: its writes are journaled and undone on failure, nothing is copied.
  */
 import { ManualClock, type Clock } from "./clock.js";
+import { clonePlain } from "./clone.js";
 import { parseDuration, type Duration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import { IdSource, type IdState } from "./ids.js";
@@ -60,7 +61,7 @@ export type MoveHandler<S> = (ctx: OperationContext<S>, payload: MovePayload) =>
  * A simulated service: its initial state and the handlers of its timed moves. State must be plain
  * data: objects, arrays and scalars, changed in place by operations (a transaction records each
  * write in a journal to undo it; see `journal.ts`), with byte arrays replaced rather than edited.
- * Snapshots copy it with `structuredClone`.
+ * Snapshots copy it with `clonePlain`.
  */
 export interface ServiceDefinition<S> {
   readonly name: string;
@@ -314,9 +315,13 @@ export class Simulator {
     for (const [service, event] of buffered) for (const listener of this.traceListeners) listener(service, event);
   }
 
-  /** A deep copy of the whole state: services, schedule, id source, stored bytes. */
+  /**
+   * A deep copy of the whole state: services, schedule, id source, stored bytes. Copied with
+   * `clonePlain`, which keeps the null prototype of stored collections (see `dict.ts`); stored
+   * bytes are shared, never changed in place.
+   */
   snapshot(): SimulatorSnapshot {
-    return structuredClone({
+    return clonePlain({
       services: Object.fromEntries(this.states),
       schedule: this.schedule.save(),
       ids: this.ids.save(),
@@ -339,7 +344,7 @@ export class Simulator {
         `this snapshot holds the services ${JSON.stringify(names)}, but this simulator runs ${JSON.stringify(this.services)}: restore a snapshot taken from a simulator with the same services`,
       );
     }
-    const copy = structuredClone(snapshot);
+    const copy = clonePlain(snapshot);
     this.states = new Map(Object.entries(copy.services));
     this.schedule.load(copy.schedule);
     this.ids.load(copy.ids);

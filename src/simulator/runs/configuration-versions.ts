@@ -27,6 +27,7 @@ import {
   type UploadOutcome,
   type Workspace,
 } from "./state.js";
+import { dict } from "../kernel/dict.js";
 
 type Ctx = OperationContext<RunsState>;
 
@@ -295,7 +296,7 @@ function createVcsUser(ctx: Ctx, username: string): { id: string } {
     siteAdmin: false,
     serviceAccount: false,
     avatarUrl: `https://www.gravatar.com/avatar/${ctx.ids.hex(32)}?s=100&d=mm`,
-    organizationAccess: {},
+    organizationAccess: dict(),
     createdAt: ctx.now,
   };
   indexes(ctx.state).userByUsername[username] = id;

@@ -12,6 +12,7 @@ import { RUNS } from "./errors.js";
 import { configurationVersionMachine } from "./configuration-version-machine.js";
 import { runMachine } from "./run-machine.js";
 import type { EngineVersion, RunsState } from "./state.js";
+import { dict } from "../kernel/dict.js";
 
 /**
  * Engine versions every simulator starts with (official, enabled).
@@ -65,20 +66,20 @@ export function initialRunsState(now: number, ids: IdSource): RunsState {
       outcome: { ...DEFAULT_OUTCOME, durations: { ...DEFAULT_OUTCOME.durations } },
       uploadOutcome: "succeeds",
     },
-    organizations: {},
-    workspaces: {},
-    users: {},
-    teams: {},
-    tokens: {},
-    configurationVersions: {},
-    ingressAttributes: {},
-    runs: {},
-    plans: {},
-    applies: {},
-    costEstimates: {},
-    policyChecks: {},
-    engineVersions,
-    downloadLinks: {},
+    organizations: dict(),
+    workspaces: dict(),
+    users: dict(),
+    teams: dict(),
+    tokens: dict(),
+    configurationVersions: dict(),
+    ingressAttributes: dict(),
+    runs: dict(),
+    plans: dict(),
+    applies: dict(),
+    costEstimates: dict(),
+    policyChecks: dict(),
+    engineVersions: dict(Object.entries(engineVersions)),
+    downloadLinks: dict(),
     indexes: emptyIndexes(),
   };
 }

@@ -19,6 +19,7 @@ import {
   type VcsRepo,
   type Workspace,
 } from "./state.js";
+import { dict } from "../kernel/dict.js";
 
 type Ctx = OperationContext<RunsState>;
 
@@ -90,7 +91,7 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
         }
       : null,
     engineVersion,
-    permissions: {},
+    permissions: dict(),
     lockedBy: null,
     latestConfigurationVersionId: null,
     currentConfigurationVersionId: null,
@@ -169,7 +170,7 @@ export function createUser(ctx: Ctx, input: UserInput = {}): User {
     siteAdmin: input.siteAdmin ?? false,
     serviceAccount: input.serviceAccount ?? false,
     avatarUrl: `https://www.gravatar.com/avatar/${ctx.ids.hex(32)}?s=100&d=mm`,
-    organizationAccess: { ...(input.organizationAccess ?? {}) },
+    organizationAccess: dict(Object.entries(input.organizationAccess ?? {})),
     createdAt: ctx.now,
   };
   ctx.state.users[id] = user;

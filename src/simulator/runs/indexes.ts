@@ -9,6 +9,7 @@
  * them. A state without them (built by hand) gets them rebuilt from its data on first use.
  */
 import type { RunsIndexes, RunsState } from "./state.js";
+import { dict } from "../kernel/dict.js";
 
 // Defined beside the state that holds them (state.ts imports nothing from this module).
 export type { RunsIndexes };
@@ -19,7 +20,7 @@ export type { RunsIndexes };
  * @example const state = { ...fields, indexes: emptyIndexes() };
  */
 export function emptyIndexes(): RunsIndexes {
-  return { runsByWorkspace: {}, listedRunsByWorkspace: {}, runsByConfigurationVersion: {}, workspaceByName: {}, versionByUploadToken: {}, userByUsername: {}, workspaceCount: 0 };
+  return { runsByWorkspace: dict(), listedRunsByWorkspace: dict(), runsByConfigurationVersion: dict(), workspaceByName: dict(), versionByUploadToken: dict(), userByUsername: dict(), workspaceCount: 0 };
 }
 
 /**

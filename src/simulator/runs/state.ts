@@ -2,7 +2,7 @@
  * The run orchestration service's state: organizations, workspaces, users, teams, tokens,
  * configuration versions, ingress attributes, runs (with their plans, applies, cost estimates and
  * policy checks), engine versions and the service-wide settings. Plain data only (the kernel journals
- * writes for transactions and copies it with `structuredClone` for snapshots). Times are ms since the Unix epoch.
+ * writes for transactions and copies it with `clonePlain` for snapshots). Times are ms since the Unix epoch.
  *
  * Spec: run-orchestration.md, "Resources and their fields".
  */
@@ -12,6 +12,7 @@ import type { OutcomeOverride, ProgressionMode, ResourceCounts, RunOutcome } fro
 export type { ProgressionMode, ResourceCounts };
 import type { RunStatus } from "./run-machine.js";
 import type { ConfigurationVersionStatus } from "./configuration-version-machine.js";
+import type { Dict } from "../kernel/dict.js";
 
 /**
  * Per-workspace permission levels, lowest first: `read` (read runs), `plan` (queue plans),
@@ -85,7 +86,7 @@ export interface Workspace {
   /** The engine version the workspace uses (counts in the engine version's `usage`). */
   engineVersion: string;
   /** Principal id (`user-...`, `team-...`) -> permission level on this workspace. */
-  permissions: Record<string, PermissionLevel>;
+  permissions: Dict<PermissionLevel>;
   /** The run holding the workspace (a run that will apply), or null. */
   lockedBy: string | null;
   /** The most recently used configuration version (runs without an explicit one use it). */
@@ -116,7 +117,7 @@ export interface User {
   readonly serviceAccount: boolean;
   readonly avatarUrl: string;
   /** Organization name -> a permission level on every workspace of that organization (owners: `admin`). */
-  readonly organizationAccess: Record<string, PermissionLevel>;
+  readonly organizationAccess: Dict<PermissionLevel>;
   readonly createdAt: number;
 }
 
@@ -346,21 +347,21 @@ export interface RunsSettings {
 export interface RunsState {
   seq: number;
   settings: RunsSettings;
-  organizations: Record<string, Organization>;
-  workspaces: Record<string, Workspace>;
-  users: Record<string, User>;
-  teams: Record<string, Team>;
+  organizations: Dict<Organization>;
+  workspaces: Dict<Workspace>;
+  users: Dict<User>;
+  teams: Dict<Team>;
   /** Keyed by the bearer secret. */
-  tokens: Record<string, Token>;
-  configurationVersions: Record<string, ConfigurationVersion>;
-  ingressAttributes: Record<string, IngressAttributes>;
-  runs: Record<string, Run>;
-  plans: Record<string, Phase>;
-  applies: Record<string, Phase>;
-  costEstimates: Record<string, CostEstimate>;
-  policyChecks: Record<string, PolicyCheck>;
-  engineVersions: Record<string, EngineVersion>;
-  downloadLinks: Record<string, DownloadLink>;
+  tokens: Dict<Token>;
+  configurationVersions: Dict<ConfigurationVersion>;
+  ingressAttributes: Dict<IngressAttributes>;
+  runs: Dict<Run>;
+  plans: Dict<Phase>;
+  applies: Dict<Phase>;
+  costEstimates: Dict<CostEstimate>;
+  policyChecks: Dict<PolicyCheck>;
+  engineVersions: Dict<EngineVersion>;
+  downloadLinks: Dict<DownloadLink>;
   /** Lookups kept with the data (see `indexes.ts`); rebuilt from the data when absent. */
   indexes?: RunsIndexes;
 }
@@ -378,20 +379,20 @@ export function nextSeq(state: RunsState): number {
 /** The lookups of a {@link RunsState} (kept up to date by `indexes.ts`). */
 export interface RunsIndexes {
   /** Workspace id -> its run ids, oldest first (creation order, which is `seq` order). */
-  runsByWorkspace: Record<string, string[]>;
+  runsByWorkspace: Dict<string[]>;
   /**
    * Workspace id -> the ids of its runs the workspace run list shows by default (every run but
    * plan-only ones), oldest first: page N of the default list is a slice, its length the total.
    */
-  listedRunsByWorkspace: Record<string, string[]>;
+  listedRunsByWorkspace: Dict<string[]>;
   /** Configuration version id -> the ids of the runs that use it, oldest first. */
-  runsByConfigurationVersion: Record<string, string[]>;
+  runsByConfigurationVersion: Dict<string[]>;
   /** `organization/name` -> workspace id. */
-  workspaceByName: Record<string, string>;
+  workspaceByName: Dict<string>;
   /** Upload token not used yet -> configuration version id. */
-  versionByUploadToken: Record<string, string>;
+  versionByUploadToken: Dict<string>;
   /** Username -> user id (usernames are unique). */
-  userByUsername: Record<string, string>;
+  userByUsername: Dict<string>;
   /** How many workspaces are stored (none is ever removed): the default name's number. */
   workspaceCount: number;
 }

@@ -4,6 +4,7 @@
  *
  * Spec: secrets.md "Managed key (read form)", "Managed keys (root namespace only)".
  */
+import type { Dict } from "../kernel/dict.js";
 
 /** Backend types: `pkcs11` (HSMs, enterprise), `kmsa`, `kmsb`, `kmsc` (cloud key services). */
 export type ManagedKeyType = "pkcs11" | "kmsa" | "kmsb" | "kmsc";
@@ -64,7 +65,7 @@ export interface BackendKey {
 /** The simulated backends: keys they hold, pre-existing key rings, configured HSM libraries, server environment. */
 export interface ManagedKeyBackends {
   /** By backend reference. */
-  keys: Record<string, BackendKey>;
+  keys: Dict<BackendKey>;
   /** `kmsc` key rings that exist (`<project>/<region>/<key_ring>`). */
   keyRings: string[];
   /** `pkcs11` library stanzas of the server configuration. */

@@ -16,6 +16,7 @@ import { LEASE_EVENTS, SECRETS_TOKEN_EVENTS } from "./lifecycle-events.js";
 import { NODE_STATES, NODE_STATE_SUBJECT } from "./node-state.js";
 import type { MountRecord, SecretsState } from "./state.js";
 import { newTokenSecret } from "./tokens.js";
+import { dict } from "../kernel/dict.js";
 
 /** Options of {@link secretsDefinition}. */
 export interface SecretsDefinitionOptions {
@@ -68,8 +69,10 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
           replicationPerformanceMode: "disabled",
           license: defaultLicense(now),
         },
-        tokens: {
-          [rootToken]: {
+        tokens: dict([
+          [
+            rootToken,
+            {
             id: rootToken,
             accessor: ids.string(24),
             displayName: "root",
@@ -77,20 +80,21 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
             namespace: "",
             createdAt: now,
             expiresAt: null,
-          },
-        },
+            },
+          ],
+        ]),
         rootToken,
-        policies: {},
-        mounts: {},
-        leases: {},
-        managedKeys: {},
-        backends: { keys: {}, keyRings: [], pkcs11Libraries: ["hsm"], environment: {} },
-        namespaces: {},
-        mfaMethods: {},
-        authMounts: {},
-        identityGroups: {},
-        identityEntities: {},
-        loginEnforcements: {},
+        policies: dict(),
+        mounts: dict(),
+        leases: dict(),
+        managedKeys: dict(),
+        backends: { keys: dict(), keyRings: [], pkcs11Libraries: ["hsm"], environment: {} },
+        namespaces: dict(),
+        mfaMethods: dict(),
+        authMounts: dict(),
+        identityGroups: dict(),
+        identityEntities: dict(),
+        loginEnforcements: dict(),
         writeIndex: 0,
       };
       for (const mount of mounts) {

@@ -7,6 +7,7 @@
 import type { PolicyRule } from "./policies.js";
 import type { ManagedKeyBackends, ManagedKeyRecord } from "./managed-key-types.js";
 import type { NodeStatus } from "./node-state.js";
+import type { Dict } from "../kernel/dict.js";
 
 /** A token (fixtures only: how tokens are issued is not shown in the spec). */
 export interface TokenRecord {
@@ -110,25 +111,25 @@ export interface LoginEnforcementRecord {
 export interface SecretsState {
   node: NodeStatus;
   /** By token secret. */
-  tokens: Record<string, TokenRecord>;
+  tokens: Dict<TokenRecord>;
   /** The root token's secret. */
   rootToken: string;
-  policies: Record<string, PolicyRecord>;
+  policies: Dict<PolicyRecord>;
   /** By mount path. */
-  mounts: Record<string, MountRecord>;
-  leases: Record<string, LeaseRecord>;
+  mounts: Dict<MountRecord>;
+  leases: Dict<LeaseRecord>;
   /** By name (unique across backend types). */
-  managedKeys: Record<string, ManagedKeyRecord>;
+  managedKeys: Dict<ManagedKeyRecord>;
   /** The simulated HSMs and cloud key services behind managed keys. */
   backends: ManagedKeyBackends;
   /** By namespace path. */
-  namespaces: Record<string, NamespaceRecord>;
-  mfaMethods: Record<string, MfaMethodRecord>;
-  authMounts: Record<string, AuthMountRecord>;
-  identityGroups: Record<string, IdentityRecord>;
-  identityEntities: Record<string, IdentityRecord>;
+  namespaces: Dict<NamespaceRecord>;
+  mfaMethods: Dict<MfaMethodRecord>;
+  authMounts: Dict<AuthMountRecord>;
+  identityGroups: Dict<IdentityRecord>;
+  identityEntities: Dict<IdentityRecord>;
   /** By `<namespace path>|<name>`. */
-  loginEnforcements: Record<string, LoginEnforcementRecord>;
+  loginEnforcements: Dict<LoginEnforcementRecord>;
   /** Counts successful writes (the health endpoint's `last_wal`). */
   writeIndex: number;
 }

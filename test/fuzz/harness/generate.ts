@@ -86,7 +86,7 @@ const AUTH: Record<ServiceKey, (token: string) => [string, string]> = {
 const ED25519_PUB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFzjV59ebHFmT4kR1d4H0mTq5m3qYq3yq9qz1Z5uQ8nA fuzz@test";
 
 /** Plausible bodies per path pattern (POST/PUT/PATCH), the starting point of body mutations. */
-function template(e: Endpoint, ids: WorldIds, rng: Prng): unknown {
+export function template(e: Endpoint, ids: WorldIds, rng: Prng): unknown {
   const ws = rng.pick(ids.pools.workspaces ?? ["ws-x"]);
   const p = e.pattern;
   if (e.service === "runs") {
@@ -144,6 +144,7 @@ function fillParam(rng: Prng, segment: string, ids: WorldIds, existing: boolean)
     [() => `${segment.slice(0, 4)}-${rng.string(16, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")}`, 6],
     [() => rng.string(rng.range(1, 40)), 3],
     [() => "00000000-0000-0000-0000-000000000000", 1],
+    [() => rng.pick(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]), 1], // names of Object.prototype's members are ordinary names to the services
   ])();
 }
 

@@ -7,6 +7,7 @@ import { evaluateBindings, login } from "../../../src/simulator/access-control/l
 import { ACCESS_CONTROL, type AccessControlState, type AuthMethodRecord } from "../../../src/simulator/access-control/state.js";
 import { DomainError } from "../../../src/simulator/kernel/errors.js";
 import { Simulator } from "../../../src/simulator/kernel/simulator.js";
+import { dict } from "../../../src/simulator/kernel/dict.js";
 
 function setup() {
   const sim = new Simulator({ seed: 9, services: [accessControlDefinition()] });
@@ -25,7 +26,7 @@ const oidc: AuthMethodRecord = {
   claimMappings: { sub: "user", email_verified: "verified" },
   listClaimMappings: { groups: "groups" },
   namespace: "default",
-  bearerTokens: {},
+  bearerTokens: dict(),
   createIndex: 1,
   modifyIndex: 1,
 };

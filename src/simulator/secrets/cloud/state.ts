@@ -6,6 +6,7 @@
  *
  * Spec: secrets.md "Cloud-account engine"; FIDELITY.md "Secrets" (cloud credentials).
  */
+import { dict, type Dict } from "../../kernel/dict.js";
 
 /** The credential types a role may issue. */
 export type CredentialType = "iam_user" | "assumed_role" | "federation_token";
@@ -168,12 +169,12 @@ export interface CloudAccount {
   accountId: string;
   /** The IAM user that owns root credentials the account has never seen. */
   rootUserName: string;
-  users: Record<string, IamUser>;
-  groups: Record<string, IamGroup>;
+  users: Dict<IamUser>;
+  groups: Dict<IamGroup>;
   /** By ARN. */
-  roles: Record<string, IamRoleDeclaration>;
+  roles: Dict<IamRoleDeclaration>;
   /** By access key id. */
-  sessions: Record<string, StsSession>;
+  sessions: Dict<StsSession>;
   /** Access key ids that existed and were deleted (they are refused, not adopted). */
   deletedAccessKeys: string[];
   /**
@@ -191,10 +192,10 @@ export interface CloudAccount {
 export interface CloudMountState {
   root: CloudRootConfig | null;
   lease: CloudLeaseConfig | null;
-  roles: Record<string, CloudRole>;
+  roles: Dict<CloudRole>;
   /** Raw entries an earlier version stored (an inline policy or an ARN), upgraded on read. */
-  legacyRoles: Record<string, string>;
-  staticRoles: Record<string, StaticRoleRecord>;
+  legacyRoles: Dict<string>;
+  staticRoles: Dict<StaticRoleRecord>;
   account: CloudAccount;
 }
 
@@ -212,16 +213,16 @@ export function initialCloudMountState(): CloudMountState {
   return {
     root: null,
     lease: null,
-    roles: {},
-    legacyRoles: {},
-    staticRoles: {},
+    roles: dict(),
+    legacyRoles: dict(),
+    staticRoles: dict(),
     account: {
       accountId: DEFAULT_ACCOUNT_ID,
       rootUserName: DEFAULT_ROOT_USER_NAME,
-      users: {},
-      groups: {},
-      roles: {},
-      sessions: {},
+      users: dict(),
+      groups: dict(),
+      roles: dict(),
+      sessions: dict(),
       deletedAccessKeys: [],
       serverCredentials: [],
       serverRegion: "",

@@ -4,6 +4,7 @@
  *
  * Spec: secrets.md "SSH key", "SSH role", "SSH engine".
  */
+import { dict, type Dict } from "../../kernel/dict.js";
 
 /** The three role key types. */
 export type SshKeyType = "otp" | "dynamic" | "ca";
@@ -68,11 +69,11 @@ export interface SshCaRecord {
 /** One mount's SSH engine state. */
 export interface SshMountState {
   /** Registered host keys by name (write-only private keys). */
-  keys: Record<string, { readonly key: string }>;
-  roles: Record<string, SshRole>;
+  keys: Dict<{ readonly key: string }>;
+  roles: Dict<SshRole>;
   /** `null` until `config/zeroaddress` is written (a read answers 404 then). */
   zeroAddressRoles: string[] | null;
-  otps: Record<string, SshOtpRecord>;
+  otps: Dict<SshOtpRecord>;
   ca: SshCaRecord | null;
   /**
    * Lease duration of one-time passwords, ms; `null` uses the system default lease TTL (768h).
@@ -86,7 +87,7 @@ export interface SshMountState {
  * @example initialSshMountState().roles // {}
  */
 export function initialSshMountState(): SshMountState {
-  return { keys: {}, roles: {}, zeroAddressRoles: null, otps: {}, ca: null, otpTtlMs: null };
+  return { keys: dict(), roles: dict(), zeroAddressRoles: null, otps: dict(), ca: null, otpTtlMs: null };
 }
 
 /**
