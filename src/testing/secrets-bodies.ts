@@ -12,11 +12,12 @@
  * managed key name another type holds) take what exists.
  *
  * Spec: secrets.md "SSH engine" (role parameters, credentials, signing, verify), "Cloud-account
- * engine" (role parameters, static roles), "Managed keys".
+ * engine" (role parameters, static roles), "Managed keys", "MFA login enforcement".
  */
 import fc from "fast-check";
 import { FIELD_KIND_REFUSALS, type SecretsFieldKind } from "../interceptors/secrets/request.js";
 import { SSH_ROLE_FIELDS, SSH_SIGN_FIELDS, type SshFieldRule } from "../interceptors/secrets/ssh/ssh-fields.js";
+import { LOGIN_ENFORCEMENT_LISTS } from "../interceptors/secrets/login-enforcement-routes.js";
 import { CLOUD_ROLE_FIELDS, CLOUD_STATIC_ROLE_FIELDS, type CloudFieldKind } from "../interceptors/secrets/cloud/cloud-fields.js";
 import { goMultiError, goQuote } from "../simulator/secrets/cloud/go-format.js";
 import { MIN_ROTATION_PERIOD_SECONDS } from "../simulator/secrets/cloud/static-roles.js";
@@ -503,4 +504,82 @@ export function invalidManagedKeyBody(options: InvalidManagedKeyOptions = {}): f
     );
   }
   return fc.oneof(...generators);
+}
+
+// ---- MFA login enforcements ---------------------------------------------------------------------
+
+/** What exists that a login enforcement can name (ids and accessors as the fixtures returned them). */
+export interface LoginEnforcementTargets {
+  /** MFA method ids (`doubles.secrets.addMfaMethod`); at least one. */
+  readonly mfaMethodIds: readonly string[];
+  /** Auth mount accessors (`doubles.secrets.addAuthMount`). */
+  readonly authMethodAccessors?: readonly string[];
+  /** Auth mount types mounted (`userpass`, ...). */
+  readonly authMethodTypes?: readonly string[];
+  /** Identity group ids (`doubles.secrets.addIdentityGroup`). */
+  readonly identityGroupIds?: readonly string[];
+  /** Identity entity ids (`doubles.secrets.addIdentityEntity`). */
+  readonly identityEntityIds?: readonly string[];
+}
+
+type ListField = (typeof LOGIN_ENFORCEMENT_LISTS)[number];
+
+const targetsOf = (targets: LoginEnforcementTargets): Readonly<Record<ListField, readonly string[]>> => ({
+  mfa_method_ids: targets.mfaMethodIds,
+  auth_method_accessors: targets.authMethodAccessors ?? [],
+  auth_method_types: targets.authMethodTypes ?? [],
+  identity_group_ids: targets.identityGroupIds ?? [],
+  identity_entity_ids: targets.identityEntityIds ?? [],
+});
+
+/**
+ * Valid `POST /identity/mfa/login-enforcement/:name` bodies for what exists: some of the MFA
+ * methods, and some of at least one of the other lists (accessors, auth types, groups, entities),
+ * each list as a JSON array or a comma-separated string.
+ * @param targets - what exists (stored data): the bodies only name these.
+ * @example fc.sample(loginEnforcementBody({ mfaMethodIds: [totp], authMethodAccessors: [accessor] }), 1) // [{ mfa_method_ids: [totp], auth_method_accessors: "auth_userpass_1a2b3c4d" }]
+ */
+export function loginEnforcementBody(targets: LoginEnforcementTargets): fc.Arbitrary<SecretsBody> {
+  const all = targetsOf(targets);
+  const others = LOGIN_ENFORCEMENT_LISTS.filter((f) => f !== "mfa_method_ids" && all[f].length > 0);
+  if (all.mfa_method_ids.length === 0 || others.length === 0) throw new TypeError("testing: loginEnforcementBody needs an MFA method id and one of accessors, auth types, groups or entities");
+  const listOf = (field: ListField) => fc.subarray([...all[field]], { minLength: 1 }).chain((items) => wireForm("string-list", items));
+  return fc
+    .tuple(listOf("mfa_method_ids"), fc.subarray(others, { minLength: 1 }))
+    .chain(([methods, fields]) => fc.tuple(...fields.map(listOf)).map((lists) => ({ mfa_method_ids: methods, ...Object.fromEntries(fields.map((f, i) => [f, lists[i]])) })));
+}
+
+/**
+ * Login enforcement bodies the service refuses, labelled with its 400: no `mfa_method_ids`, none
+ * of the other four lists, and (stored data) an id, accessor or auth type that does not exist in
+ * each list (`one of the provided method ids doesn't exist`, `one of the auth method accessors
+ * provided is invalid`, ...).
+ * @param targets - what exists.
+ * @example fc.sample(invalidLoginEnforcementBody(targets), 1)[0].expected // { status: 400, message: "missing method ids" }
+ */
+export function invalidLoginEnforcementBody(targets: LoginEnforcementTargets): fc.Arbitrary<InvalidBody<SecretsBody>> {
+  const base = loginEnforcementBody(targets);
+  const all = targetsOf(targets);
+  const missingMessage: Readonly<Record<ListField, string>> = {
+    mfa_method_ids: "one of the provided method ids doesn't exist",
+    auth_method_accessors: "one of the auth method accessors provided is invalid",
+    auth_method_types: "one of the auth method types provided is invalid",
+    identity_group_ids: "one of the provided group ids doesn't exist",
+    identity_entity_ids: "one of the provided entity ids doesn't exist",
+  };
+  const bad = (message: string) => ({ status: 400, message });
+  const unknown = fc.stringMatching(/^[a-z0-9]{4,12}$/);
+  return fc.oneof(
+    base.map((body) => {
+      const rest = { ...body };
+      delete rest.mfa_method_ids;
+      return { body: rest, expected: bad("missing method ids"), why: "no mfa_method_ids" };
+    }),
+    base.map((body) => ({ body: { mfa_method_ids: body.mfa_method_ids }, expected: bad("One of auth_method_accessors, auth_method_types, identity_group_ids, identity_entity_ids must be specified"), why: "only mfa_method_ids" })),
+    fc.tuple(base, fc.constantFrom(...LOGIN_ENFORCEMENT_LISTS), unknown).filter(([, field, name]) => !all[field].includes(name)).map(([body, field, name]) => {
+      // Earlier lists stay valid; the refused one comes first among those the body names.
+      const kept = Object.fromEntries(Object.entries(body).filter(([f]) => LOGIN_ENFORCEMENT_LISTS.indexOf(f as ListField) < LOGIN_ENFORCEMENT_LISTS.indexOf(field)));
+      return { body: { ...kept, [field]: [...all[field].slice(0, 1), name] }, expected: bad(missingMessage[field]), why: `${field} names ${name}, which does not exist` };
+    }),
+  );
 }

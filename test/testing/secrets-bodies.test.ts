@@ -14,7 +14,9 @@ import {
   cloudStaticRoleBody,
   invalidCloudRoleBody,
   invalidCloudStaticRoleBody,
+  invalidLoginEnforcementBody,
   invalidManagedKeyBody,
+  loginEnforcementBody,
   managedKeyBody,
 } from "../../src/testing/secrets-bodies.js";
 import { describeEachTransport } from "../support/transports.js";
@@ -98,6 +100,34 @@ describeEachTransport("testing kit: secrets body arbitraries (cloud, managed key
         expect(JSON.stringify(await list())).toBe(before);
       }),
       { numRuns: NUM_RUNS * 3 },
+    );
+  });
+
+  it("MFA login enforcement bodies naming what exists are accepted; invalid ones (ids, accessors, types that do not exist) get their labelled 400 and write nothing", async () => {
+    const { doubles, base } = await t.startWith(createDoubles({ seed: 54 }));
+    const secrets = doubles.secrets;
+    const targets = {
+      mfaMethodIds: [secrets.addMfaMethod("totp"), secrets.addMfaMethod("duo")],
+      authMethodAccessors: [secrets.addAuthMount("userpass")],
+      authMethodTypes: ["userpass"],
+      identityGroupIds: [secrets.addIdentityGroup("admins")],
+      identityEntityIds: [secrets.addIdentityEntity("alice")],
+    };
+    const w = world(doubles, base("secrets"));
+    await fc.assert(
+      fc.asyncProperty(loginEnforcementBody(targets), async (body) => {
+        const response = await w.send("POST", `/identity/mfa/login-enforcement/${w.fresh("enf")}`, body);
+        expect(response.status, await response.clone().text()).toBe(204);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    await fc.assert(
+      fc.asyncProperty(invalidLoginEnforcementBody(targets), async ({ body, expected }) => {
+        const name = w.fresh("bad");
+        expect(await readServiceError("secrets", await w.send("POST", `/identity/mfa/login-enforcement/${name}`, body))).toEqual(expected);
+        expect((await w.send("GET", `/identity/mfa/login-enforcement/${name}`)).status).toBe(404);
+      }),
+      { numRuns: NUM_RUNS * 2 },
     );
   });
 });

@@ -13,7 +13,13 @@ import {
 import type { CoreRoute } from "./core-route.js";
 import { stringListField } from "./request.js";
 
-const LISTS = ["mfa_method_ids", "auth_method_accessors", "auth_method_types", "identity_group_ids", "identity_entity_ids"] as const;
+/**
+ * The list fields of a login enforcement body, in the order the route reads them (each a list of
+ * strings: a JSON array or a comma-separated string). The testing kit generates bodies from it.
+ * @example LOGIN_ENFORCEMENT_LISTS[0] // "mfa_method_ids"
+ */
+export const LOGIN_ENFORCEMENT_LISTS = Object.freeze(["mfa_method_ids", "auth_method_accessors", "auth_method_types", "identity_group_ids", "identity_entity_ids"] as const);
+const LISTS = LOGIN_ENFORCEMENT_LISTS;
 
 /** The login enforcement routes. */
 export const LOGIN_ENFORCEMENT_ROUTES: readonly CoreRoute[] = Object.freeze([
