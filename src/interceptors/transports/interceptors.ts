@@ -179,7 +179,7 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
   const simUrl = origin === destination.origin ? url : new URL(`${destination.origin}${url.pathname}${url.search}`);
   let read: RequestBody;
   try {
-    read = await requestBody(request, handler.maxBodyBytes(simUrl));
+    read = await requestBody(request, () => handler.maxBodyBytes(simUrl));
   } catch (error) {
     fail(controller, error);
     return true;
@@ -222,15 +222,22 @@ export interface RequestBody {
  * as its head is parsed, with the body still arriving, so a client sending an endless body gets the
  * answer. fetch gives no body for GET and HEAD; a node:http client may still send one, and the
  * interceptor keeps it on the request's raw body stream.
- * @param limit - the longest body read, in bytes (`undefined`: no limit).
+ * @param limitOf - the longest body read, in bytes (`undefined`: no limit), or a function giving
+ *   it, asked only when the request has a body (finding the service costs a route lookup).
  */
-export async function requestBody(request: Request, limit?: number): Promise<RequestBody> {
-  if (request.body !== null) return readLimited(request.body, limit);
+export async function requestBody(request: Request, limitOf?: number | (() => number | undefined)): Promise<RequestBody> {
+  const limit = (): number | undefined => (typeof limitOf === "function" ? limitOf() : limitOf);
+  if (request.body !== null) return readLimited(request.body, limit());
   const length = request.headers.get("content-length");
   const chunked = request.headers.get("transfer-encoding") !== null;
   if (!chunked && (length === null || length === "0")) return { body: new Uint8Array(), tooLarge: false };
   const stream = rawBodyStream(request);
   if (stream === undefined) return { body: new Uint8Array(), tooLarge: false };
+  return readStream(stream, limit());
+}
+
+/** Reads a node:http body stream up to `limit` bytes, leaving it past the limit. */
+async function readStream(stream: Readable, limit: number | undefined): Promise<RequestBody> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {

@@ -62,7 +62,7 @@ export function mswHandlers(doubles: HandlerSource): ReturnType<typeof http.all>
     http.all(new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?:/|$)`), async ({ request }) => {
       if (release === undefined) return undefined;
       const url = new URL(request.url);
-      const read = await requestBody(request, handler.maxBodyBytes(url));
+      const read = await requestBody(request, () => handler.maxBodyBytes(url));
       const simRequest: SimRequest = {
         method: request.method,
         url,
