@@ -21,24 +21,26 @@ export type IdState = [number, number, number, number];
  * ids.uuid();           // RFC 4122 version 4 form
  */
 export class IdSource {
-  private state: IdState;
+  // The four words of the state, kept as fields: an array rebuilt per draw cost more than the draw.
+  private a = 0;
+  private b = 0;
+  private c = 0;
+  private d = 0;
 
   /** @param seed - any integer or string; the same seed always gives the same sequence. */
   constructor(seed: number | string = 1) {
-    this.state = seedState(seed);
+    this.load(seedState(seed));
     for (let i = 0; i < 15; i++) this.nextUint32();
   }
 
   /** The next unsigned 32-bit integer. */
   nextUint32(): number {
-    let [a, b, c, d] = this.state;
+    const { a, b, c, d } = this;
     const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    this.state = [a, b, c, d];
+    this.d = (d + 1) | 0;
+    this.a = b ^ (b >>> 9);
+    this.b = (c + (c << 3)) | 0;
+    this.c = (((c << 21) | (c >>> 11)) + t) | 0;
     return t >>> 0;
   }
 
@@ -76,8 +78,20 @@ export class IdSource {
 
   /** `length` characters drawn from `alphabet`. */
   string(length: number, alphabet: string = BASE62): string {
+    // `int(alphabet.length)` per character, its bound checked once.
+    const bound = alphabet.length;
+    if (bound === 0 || bound > 0x1_0000_0000) {
+      let out = "";
+      for (let i = 0; i < length; i++) out += alphabet[this.int(bound)];
+      return out;
+    }
+    const limit = Math.floor(0x1_0000_0000 / bound) * bound;
     let out = "";
-    for (let i = 0; i < length; i++) out += alphabet[this.int(alphabet.length)];
+    for (let i = 0; i < length; i++) {
+      let value = this.nextUint32();
+      while (value >= limit) value = this.nextUint32();
+      out += alphabet[value % bound];
+    }
     return out;
   }
 
@@ -102,12 +116,12 @@ export class IdSource {
 
   /** The generator's state, for snapshots. */
   save(): IdState {
-    return [...this.state];
+    return [this.a, this.b, this.c, this.d];
   }
 
   /** Restores a state taken by {@link IdSource.save}. */
   load(state: IdState): void {
-    this.state = [...state];
+    [this.a, this.b, this.c, this.d] = state;
   }
 }
 

@@ -63,15 +63,24 @@ function isWrappable(value: object): boolean {
 export class Journal {
   private entries: Entry[] = [];
   private depth = 0;
-  private readonly proxies = new WeakMap<object, object>();
-  private readonly targets = new WeakMap<object, object>();
+  /**
+   * The proxy of each object wrapped in the open transaction (the same proxy every time), forgotten
+   * when the outermost transaction ends: a table kept for the simulator's life (a `WeakMap` from
+   * every object ever touched to its proxy) made the garbage collector trace them all, a fifth of a
+   * 10,000-workspace build.
+   */
+  private proxies = new Map<object, object>();
+  /** What this journal's proxies answer for their target (any other object: undefined). */
+  private readonly targetKey = Symbol("journal target");
   private readonly handler: ProxyHandler<object>;
 
   constructor() {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const journal = this;
+    const targetKey = this.targetKey;
     this.handler = {
       get(target, key) {
+        if (key === targetKey) return target;
         const value = (target as Record<string | symbol, unknown>)[key];
         if (value === null || typeof value !== "object") return value;
         return journal.wrap(value);
@@ -114,7 +123,7 @@ export class Journal {
   /** Closes a transaction that succeeded: its writes stay (the outermost one forgets the journal). */
   commit(): void {
     this.depth--;
-    if (this.depth === 0) this.entries = [];
+    if (this.depth === 0) this.forget();
   }
 
   /** Closes a transaction that failed: puts back every property written since `mark`, newest first. */
@@ -131,20 +140,29 @@ export class Journal {
     }
     entries.length = mark;
     this.depth--;
-    if (this.depth === 0) this.entries = [];
+    if (this.depth === 0) this.forget();
   }
 
-  /** The object seen through the membrane (the same proxy every time for the same object). */
+  /** The outermost transaction ended: its entries and proxies go. */
+  private forget(): void {
+    if (this.entries.length > 0) this.entries = [];
+    if (this.proxies.size > 0) this.proxies = new Map();
+  }
+
+  /** The object behind one of this journal's proxies, or undefined for anything else. */
+  private targetOf(value: object): object | undefined {
+    return (value as Record<symbol, object | undefined>)[this.targetKey];
+  }
+
+  /** The object seen through the membrane (the same proxy every time within a transaction). */
   wrap<T>(value: T): T {
     if (value === null || typeof value !== "object") return value;
     const object = value as object;
-    if (this.targets.has(object)) return value;
     let proxy = this.proxies.get(object);
     if (proxy === undefined) {
-      if (!isWrappable(object)) return value;
+      if (this.targetOf(object) !== undefined || !isWrappable(object)) return value;
       proxy = new Proxy(object, this.handler);
       this.proxies.set(object, proxy);
-      this.targets.set(proxy, object);
     }
     return proxy as T;
   }
@@ -155,7 +173,7 @@ export class Journal {
    */
   unwrap<T>(value: T): T {
     if (value === null || typeof value !== "object") return value;
-    const target = this.targets.get(value as object);
+    const target = this.targetOf(value as object);
     if (target !== undefined) return target as T;
     this.unwrapInside(value as object, undefined);
     return value;
@@ -168,7 +186,7 @@ export class Journal {
       for (let i = 0; i < object.length; i++) {
         const item = object[i] as unknown;
         if (item === null || typeof item !== "object") continue;
-        const target = this.targets.get(item);
+        const target = this.targetOf(item);
         if (target !== undefined) object[i] = target;
         else this.unwrapInside(item, (seen ??= new Set()).add(object));
       }
@@ -178,7 +196,7 @@ export class Journal {
     for (const key of Object.keys(record)) {
       const item = record[key];
       if (item === null || typeof item !== "object") continue;
-      const target = this.targets.get(item);
+      const target = this.targetOf(item);
       if (target === undefined) this.unwrapInside(item, (seen ??= new Set()).add(object));
       else if (key === "__proto__") Object.defineProperty(record, key, { value: target, enumerable: true, writable: true, configurable: true });
       else record[key] = target;

@@ -92,11 +92,22 @@ export interface SimulatorOptions {
   services: readonly ServiceDefinition<any>[];
 }
 
-/** What a transaction changed outside the service state, to put back on failure. */
+/** What a transaction changed outside the service state, to put back on failure (each list made on first use). */
 interface Undo {
-  cancelled: ScheduledMove[];
-  addedBlobs: string[];
-  droppedBlobs: Map<string, Uint8Array>;
+  cancelled: ScheduledMove[] | undefined;
+  addedBlobs: string[] | undefined;
+  droppedBlobs: Map<string, Uint8Array> | undefined;
+}
+
+/**
+ * A context kept for reuse: one per service for firing moves, and one per service and nesting depth
+ * for transactions (its `now`, `state` and `undo` set anew by each), so an operation does not build
+ * a context object and its closures every time.
+ */
+interface ContextSlot {
+  readonly ctx: OperationContext<unknown> & { now: number; state: unknown };
+  /** The open transaction's undo record; undefined for a firing move (nothing to put back). */
+  undo: Undo | undefined;
 }
 
 interface Waiter {
@@ -127,7 +138,10 @@ export class Simulator {
   private changeVersion = 0;
   private catchingUp = false;
   private readonly waiters = new Set<Waiter>();
-  private readonly moveContexts = new Map<string, unknown>();
+  private readonly moveContexts = new Map<string, ContextSlot>();
+  /** Per service, the transaction contexts by nesting depth. */
+  private readonly transactionContexts = new Map<string, ContextSlot[]>();
+  private transactionDepth = 0;
   private readonly journal = new Journal();
   private readonly changeListeners = new Set<() => void>();
   private readonly traceListeners = new Set<TraceListener>();
@@ -361,18 +375,22 @@ export class Simulator {
 
   private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {
     if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
-    const undo: Undo = { cancelled: [], addedBlobs: [], droppedBlobs: new Map() };
+    const slot = this.transactionContext(service);
+    const undo: Undo = { cancelled: undefined, addedBlobs: undefined, droppedBlobs: undefined };
+    slot.undo = undo;
     const mark = this.journal.begin();
     const traceMark = this.traceBuffer.length;
     const savedIds = this.ids.save();
     const savedBlobSeq = this.blobSeq;
     const savedNextMove = this.schedule.nextId;
-    const ctx = this.operationContext<S>(service, undo);
+    const ctx = slot.ctx;
+    ctx.now = this.lastNow;
     // The operation sees the state through the journal's membrane: writes are recorded, not copied.
-    (ctx as { state: unknown }).state = this.journal.wrap(this.states.get(service));
+    ctx.state = this.journal.wrap(this.states.get(service));
+    this.transactionDepth++;
     let result: R;
     try {
-      result = this.journal.unwrap(operation(ctx));
+      result = this.journal.unwrap(operation(ctx as OperationContext<S>));
     } catch (error) {
       this.journal.rollback(mark);
       this.traceBuffer.length = traceMark;
@@ -381,10 +399,14 @@ export class Simulator {
       // The moves this operation scheduled go (their ids are given back); a move both scheduled
       // and cancelled by it never existed before it.
       this.schedule.discardFrom(savedNextMove);
-      for (const move of undo.cancelled) if (move.id < savedNextMove) this.schedule.insert(move);
-      for (const key of undo.addedBlobs) this.blobs.delete(key);
-      for (const [key, bytes] of undo.droppedBlobs) this.blobs.set(key, bytes);
+      if (undo.cancelled !== undefined) for (const move of undo.cancelled) if (move.id < savedNextMove) this.schedule.insert(move);
+      if (undo.addedBlobs !== undefined) for (const key of undo.addedBlobs) this.blobs.delete(key);
+      if (undo.droppedBlobs !== undefined) for (const [key, bytes] of undo.droppedBlobs) this.blobs.set(key, bytes);
       throw error;
+    } finally {
+      this.transactionDepth--;
+      slot.undo = undefined;
+      ctx.state = undefined;
     }
     this.journal.commit();
     this.flushTrace();
@@ -409,44 +431,62 @@ export class Simulator {
    * state) before each move, since moves fire one at a time and nothing of them is rolled back.
    */
   private moveContext<S>(service: string): OperationContext<S> {
-    let ctx = this.moveContexts.get(service) as { now: number; state: unknown } | undefined;
-    if (ctx === undefined) {
-      ctx = this.operationContext<S>(service, undefined) as unknown as { now: number; state: unknown };
-      this.moveContexts.set(service, ctx);
+    let slot = this.moveContexts.get(service);
+    if (slot === undefined) {
+      slot = this.contextSlot(service);
+      this.moveContexts.set(service, slot);
     }
-    ctx.now = this.lastNow;
-    ctx.state = this.states.get(service);
-    return ctx as unknown as OperationContext<S>;
+    slot.ctx.now = this.lastNow;
+    slot.ctx.state = this.states.get(service);
+    return slot.ctx as OperationContext<S>;
   }
 
-  /** `undo` is undefined for a firing move: a move is not rolled back. */
-  private operationContext<S>(service: string, undo: Undo | undefined): OperationContext<S> {
-    const read = this.readContext<S>(service);
-    return {
-      ...read,
-      state: read.state as S,
+  /** The context of a transaction of `service` at the current nesting depth (made on first use). */
+  private transactionContext(service: string): ContextSlot {
+    let slots = this.transactionContexts.get(service);
+    if (slots === undefined) {
+      slots = [];
+      this.transactionContexts.set(service, slots);
+    }
+    let slot = slots[this.transactionDepth];
+    if (slot === undefined) {
+      slot = this.contextSlot(service);
+      slots[this.transactionDepth] = slot;
+    }
+    return slot;
+  }
+
+  /** A context of `service` whose changes outside the state go to `slot.undo` (when set). */
+  private contextSlot(service: string): ContextSlot {
+    const slot = { undo: undefined } as { ctx: ContextSlot["ctx"]; undo: Undo | undefined };
+    slot.ctx = {
+      now: this.lastNow,
+      state: undefined,
+      scheduled: () => this.schedule.sorted(service),
+      blob: (key) => this.blobs.get(key),
+      trace: (event) => this.emitTrace(service, event),
       ids: this.ids,
-      schedule: (at, kind, payload = null) => {
-        return this.schedule.add(Math.max(at, this.lastNow), service, kind, this.journal.unwrap(payload));
-      },
+      schedule: (at, kind, payload = null) => this.schedule.add(Math.max(at, this.lastNow), service, kind, this.journal.unwrap(payload)),
       cancel: (moveId) => {
         const removed = this.schedule.cancel(moveId);
-        if (removed !== undefined) undo?.cancelled.push(removed);
+        if (removed !== undefined && slot.undo !== undefined) (slot.undo.cancelled ??= []).push(removed);
         return removed !== undefined;
       },
       putBlob: (bytes) => {
         const key = `blob-${++this.blobSeq}`;
         this.blobs.set(key, Uint8Array.from(bytes));
-        undo?.addedBlobs.push(key);
+        if (slot.undo !== undefined) (slot.undo.addedBlobs ??= []).push(key);
         return key;
       },
       dropBlob: (key) => {
         const bytes = this.blobs.get(key);
+        const undo = slot.undo;
         // Bytes stored by this same operation are not put back by a rollback: they never existed.
-        if (undo !== undefined && bytes !== undefined && !undo.droppedBlobs.has(key) && !undo.addedBlobs.includes(key)) undo.droppedBlobs.set(key, bytes);
+        if (undo !== undefined && bytes !== undefined && !undo.droppedBlobs?.has(key) && !undo.addedBlobs?.includes(key)) (undo.droppedBlobs ??= new Map()).set(key, bytes);
         this.blobs.delete(key);
       },
     };
+    return slot;
   }
 
   private changed(): void {

@@ -10,7 +10,7 @@ import { enterState, takeTransition } from "../kernel/machine.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext, ReadContext } from "../kernel/simulator.js";
 import { can, requireCapability, type Caller } from "./access.js";
-import { readConfigurationArchive } from "./configuration-archive.js";
+import { checkConfigurationArchive } from "./configuration-archive.js";
 import { configurationVersionMachine } from "./configuration-version-machine.js";
 import { conflict, notFound } from "./errors.js";
 import { indexes } from "./indexes.js";
@@ -139,7 +139,7 @@ export const UNPROCESSABLE_ARCHIVE = "unprocessable_archive";
  * Stores the archive PUT to an upload URL (bytes kept exactly) and processes it: `uploaded` (and
  * a run queued when `auto-queue-runs`) when it is a gzip-compressed tar, `errored` when it is not
  * (`error` {@link UNPROCESSABLE_ARCHIVE}, `error-message` go-slug's reason, e.g. `failed to untar
- * slug: unexpected EOF`; see {@link readConfigurationArchive}) or when the workspace's upload outcome
+ * slug: unexpected EOF`; see {@link checkConfigurationArchive}) or when the workspace's upload outcome
  * says so. The token is one-shot.
  * @throws {DomainError} `not_found` for an unknown or used upload token.
  * @example
@@ -155,7 +155,7 @@ export function uploadArchive(ctx: Ctx, token: string, bytes: Uint8Array): Uploa
   delete lookup.versionByUploadToken[token];
   version.uploadToken = null;
   const outcome = takeUploadOutcome(ctx.state, workspace);
-  const reading = outcome === "errors" ? undefined : readConfigurationArchive(bytes);
+  const reading = outcome === "errors" ? undefined : checkConfigurationArchive(bytes);
   if (reading === undefined || !reading.ok) {
     version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload-error", { resource: version.id });
     version.statusTimestamps.errored = ctx.now;
@@ -167,7 +167,7 @@ export function uploadArchive(ctx: Ctx, token: string, bytes: Uint8Array): Uploa
   version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload", { resource: version.id });
   version.statusTimestamps.uploaded = ctx.now;
   const run = version.autoQueueRuns ? autoQueue(ctx, version, workspace, "Triggered via API") : undefined;
-  return { configurationVersion: version, run, files: reading.files.map((f) => f.path) };
+  return { configurationVersion: version, run, files: [...reading.paths] };
 }
 
 function takeUploadOutcome(state: RunsState, workspace: Workspace): UploadOutcome {
@@ -328,7 +328,7 @@ export function completeFetch(ctx: Ctx, configurationVersionId: string): Configu
     return version;
   }
   const archive = version.blobKey === null ? undefined : ctx.blob(version.blobKey);
-  const reading = archive === undefined ? undefined : readConfigurationArchive(archive);
+  const reading = archive === undefined ? undefined : checkConfigurationArchive(archive);
   if (reading !== undefined && !reading.ok) {
     version.status = takeTransition(ctx, configurationVersionMachine, version.status, "fetch-error", { resource: version.id });
     version.statusTimestamps.errored = ctx.now;
