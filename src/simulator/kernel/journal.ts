@@ -19,6 +19,24 @@
  * never changes them in place (stored bytes are replaced, not edited), as DESIGN.md requires.
  */
 
+/** What every journal's proxy answers with its target (see {@link peek}). */
+const PEEK = Symbol("journal peek");
+
+/**
+ * The plain object behind a transaction's proxy (any other value as it is), for an operation that
+ * only reads or copies a piece of its state: reading through the membrane wraps every object read
+ * and copying a proxy (`{ ...proxy }`, `Object.values(proxy)`) goes through its traps, several
+ * times the plain cost. Never write through what it returns: the write would escape the journal
+ * (a failed request would keep it). Objects copied out of it and then written into the state are
+ * shared with it, exactly as when copied through the membrane.
+ * @example
+ * const outcome = { ...peek(ctx.state.settings.outcome) }; // a copy, read without traps
+ */
+export function peek<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  return ((value as Record<symbol, T | undefined>)[PEEK] ?? value) as T;
+}
+
 /** The key of a recorded prototype change. */
 const PROTOTYPE = Symbol("prototype");
 
@@ -80,7 +98,7 @@ export class Journal {
     const targetKey = this.targetKey;
     this.handler = {
       get(target, key) {
-        if (key === targetKey) return target;
+        if (key === targetKey || key === PEEK) return target;
         const value = (target as Record<string | symbol, unknown>)[key];
         if (value === null || typeof value !== "object") return value;
         return journal.wrap(value);

@@ -4,6 +4,7 @@
  * operations to build the world a test needs. Bad arguments are library misuse ({@link UsageError}).
  */
 import { UsageError } from "../kernel/errors.js";
+import { peek } from "../kernel/journal.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import { indexes, workspaceKey } from "./indexes.js";
 import type { OutcomeOverride } from "./outcomes.js";
@@ -71,7 +72,7 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
     throw new UsageError(`runs: workspace "${name}" already exists in organization "${org.name}"`);
   }
   const engineVersion = input.engineVersion ?? defaultEngineVersion(ctx.state);
-  if (!Object.values(ctx.state.engineVersions).some((v) => v.version === engineVersion)) {
+  if (!Object.values(peek(ctx.state.engineVersions)).some((v) => v.version === engineVersion)) {
     throw new UsageError(`runs: unknown engine version "${engineVersion}"`);
   }
   const repo = input.vcsRepo;
@@ -113,7 +114,7 @@ export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
  * defaultEngineVersion(ctx.state) // "1.9.8"
  */
 export function defaultEngineVersion(state: RunsState): string {
-  const candidates = Object.values(state.engineVersions)
+  const candidates = Object.values(peek(state.engineVersions))
     .filter((v) => v.official && v.enabled && !v.beta)
     .sort((a, b) => compareVersions(b.version, a.version));
   const best = candidates[0];

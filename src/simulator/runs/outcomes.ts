@@ -7,6 +7,7 @@
  * Outcomes are set per simulator, per workspace, for the next runs of a workspace, or per run;
  * a run resolves its outcome when it is created (run < next-run < workspace < simulator).
  */
+import { peek } from "../kernel/journal.js";
 
 /** How runs move through their automatic phases (`timed`, `manual` or `immediate`). */
 export type ProgressionMode = "timed" | "manual" | "immediate";
@@ -125,12 +126,15 @@ export const DEFAULT_OUTCOME: RunOutcome = Object.freeze({
  * mergeOutcome(DEFAULT_OUTCOME, { durations: { plan: 5_000 } }).durations.apply // 45_000 (kept)
  */
 export function mergeOutcome(base: RunOutcome, ...overrides: readonly (OutcomeOverride | undefined)[]): RunOutcome {
-  let out: RunOutcome = { ...base, durations: { ...base.durations } };
-  for (const override of overrides) {
+  // Read without the journal's traps: the parts are copied, never written through.
+  const plain = peek(base);
+  let out: RunOutcome = { ...plain, durations: { ...peek(plain.durations) } };
+  for (const maybe of overrides) {
+    const override = peek(maybe);
     if (override === undefined) continue;
     const { durations, ...rest } = override;
     const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<RunOutcome>;
-    out = { ...out, ...defined, durations: { ...out.durations, ...stripUndefined(durations ?? {}) } };
+    out = { ...out, ...defined, durations: { ...out.durations, ...stripUndefined(peek(durations) ?? {}) } };
   }
   return out;
 }
