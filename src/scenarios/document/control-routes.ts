@@ -10,7 +10,9 @@ import { isYamlType } from "../../interceptors/control.js";
 import { bodyText, empty, json, type Route } from "../../interceptors/http.js";
 import { UsageError } from "../../simulator/kernel/errors.js";
 import { SECRETS } from "../../simulator/secrets/errors.js";
+import { managedKeyView } from "../../simulator/secrets/managed-keys.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
+import { cloudScenario } from "../secrets/cloud/cloud-scenario.js";
 import { sshScenario } from "../secrets/ssh/ssh-scenario.js";
 import { ScenarioDocumentError } from "./errors.js";
 import { loadScenario, type ScenarioNames, type ScenarioTarget } from "./load.js";
@@ -35,7 +37,14 @@ interface FixtureRoute {
   /** Fills in what the route lets a curl user leave out (a document name for tokens). */
   readonly prepare?: (body: Json) => unknown;
   readonly answer: string;
-  readonly respond: (target: ScenarioTarget, names: ScenarioNames, body: Json) => unknown;
+  /** Reads what `respond` compares with, before the fixture is made. */
+  readonly before?: (target: ScenarioTarget) => unknown;
+  readonly respond: (target: ScenarioTarget, names: ScenarioNames, body: Json, before: unknown) => unknown;
+}
+
+/** Ids of every MFA method (unnamed methods have only their id). */
+function mfaMethodIds(target: ScenarioTarget): string[] {
+  return target.sim.read<SecretsState, string[]>(SECRETS, (ctx) => Object.keys(ctx.state.mfaMethods));
 }
 
 const UNNAMED = "token";
@@ -180,14 +189,67 @@ const FIXTURE_ROUTES: readonly FixtureRoute[] = [
     path: "/cloud",
     section: "cloud",
     definition: "CloudFixture",
-    answer: '201 {"mount"}',
-    respond: (_t, _n, body) => ({ mount: typeof body.mount === "string" ? body.mount : "cloud" }),
+    answer: '201 {"mount", "rootUser", "roles": {name: role}, "staticRoles": {name: {"username", "accessKeyId", "rotatesAt", ...}}}',
+    respond: (t, _n, body) => {
+      const mount = typeof body.mount === "string" ? body.mount : "cloud";
+      const cloud = cloudScenario(t.secrets, mount);
+      const names = (key: string): string[] => Object.keys((body[key] ?? {}) as Json);
+      return {
+        mount,
+        rootUser: cloud.rootUser()?.userName ?? null,
+        roles: Object.fromEntries(names("roles").map((name) => [name, cloud.role(name) ?? null])),
+        staticRoles: Object.fromEntries(names("staticRoles").map((name) => [name, cloud.staticRole(name) ?? null])),
+      };
+    },
   },
   { service: "secrets", path: "/backend-keys", section: "backendKeys", definition: "BackendKeyFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
-  { service: "secrets", path: "/mfa-methods", section: "mfaMethods", definition: "SecretsMfaMethodFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
-  { service: "secrets", path: "/auth-mounts", section: "authMounts", definition: "SecretsAuthMountFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
-  { service: "secrets", path: "/identity-entities", section: "identityEntities", definition: "SecretsIdentityFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
-  { service: "secrets", path: "/identity-groups", section: "identityGroups", definition: "SecretsIdentityFixture", answer: '201 {"ok": true}', respond: () => ({ ok: true }) },
+  {
+    service: "secrets",
+    path: "/server-environment",
+    section: "serverEnvironment",
+    single: true,
+    definition: "SecretsServerEnvironmentFixture",
+    answer: '200 {"ok": true}: replaces the previous environment',
+    respond: () => ({ ok: true }),
+  },
+  {
+    service: "secrets",
+    path: "/managed-keys",
+    section: "managedKeys",
+    definition: "ManagedKeyFixture",
+    answer: "201 the key's read form, as GET /v1/sys/managed-keys/:type/:name answers its data (UUID, pin redacted, ...)",
+    respond: (t, _n, body) => {
+      const key = t.secrets.managedKey(String(body.name));
+      return key === undefined ? null : managedKeyView(key);
+    },
+  },
+  {
+    service: "secrets",
+    path: "/mfa-methods",
+    section: "mfaMethods",
+    definition: "SecretsMfaMethodFixture",
+    answer: '201 {"id"}',
+    before: (t) => mfaMethodIds(t),
+    respond: (t, _n, _b, before) => ({ id: mfaMethodIds(t).find((id) => !(before as string[]).includes(id)) ?? null }),
+  },
+  {
+    service: "secrets",
+    path: "/auth-mounts",
+    section: "authMounts",
+    definition: "SecretsAuthMountFixture",
+    answer: '201 {"accessor"}',
+    respond: (_t, names) => ({ accessor: Object.values(names.secrets.authMounts)[0] }),
+  },
+  { service: "secrets", path: "/identity-entities", section: "identityEntities", definition: "SecretsIdentityFixture", answer: '201 {"id"}', respond: (_t, names) => ({ id: Object.values(names.secrets.identityEntities)[0] }) },
+  { service: "secrets", path: "/identity-groups", section: "identityGroups", definition: "SecretsIdentityFixture", answer: '201 {"id"}', respond: (_t, names) => ({ id: Object.values(names.secrets.identityGroups)[0] }) },
+  {
+    service: "secrets",
+    path: "/login-enforcements",
+    section: "loginEnforcements",
+    definition: "LoginEnforcementFixture",
+    answer: "201 the enforcement's read form (id, name, mfa_method_ids, auth_method_accessors, ...); fixtures named by name, id or accessor",
+    respond: (t, names, body) => t.secrets.loginEnforcement(String(body.name), typeof body.namespace === "string" ? body.namespace : undefined) ?? { id: names.secrets.loginEnforcements[String(body.name)] },
+  },
 ];
 
 /** A JSON object body (`{}` when empty). */
@@ -260,13 +322,14 @@ export function documentControlRoutes(target: ScenarioTarget, service: "runs" | 
       const body = jsonBody(bodyText(request));
       const item = fixture.prepare?.(body) ?? body;
       const document = { [service]: { [fixture.section]: fixture.single ? item : [item] } } as ScenarioDocument;
+      const before = fixture.before?.(target);
       let names: ScenarioNames;
       try {
         names = loadScenario(target, document).names;
       } catch (error) {
         relative(error, `/${service}/${fixture.section}${fixture.single ? "" : "/0"}`);
       }
-      return json(fixture.single ? 200 : 201, fixture.respond(target, names, body) ?? null);
+      return json(fixture.single ? 200 : 201, fixture.respond(target, names, body, before) ?? null);
     },
   }));
   if (service === "accessControl") {

@@ -13,6 +13,8 @@ import { RUNS } from "../../simulator/runs/errors.js";
 import type { RunsState } from "../../simulator/runs/state.js";
 import { SECRETS } from "../../simulator/secrets/errors.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
+import { managedKeyView } from "../../simulator/secrets/managed-keys.js";
+import { cloudScenario } from "../secrets/cloud/cloud-scenario.js";
 import { sshScenario } from "../secrets/ssh/ssh-scenario.js";
 import { ScenarioDocumentError, pointer } from "./errors.js";
 import type { NameResolver, ScenarioTarget } from "./target.js";
@@ -122,6 +124,17 @@ function root(target: ScenarioTarget, resolve: NameResolver, segments: readonly 
         });
         return [record, 3];
       }
+      if (collection === "managedKeys" && key !== undefined) {
+        const record = secrets.managedKey(name);
+        return [record === undefined ? null : managedKeyView(record), 3];
+      }
+      if (collection === "loginEnforcements" && key !== undefined) return [secrets.loginEnforcement(name) ?? null, 3];
+      if (collection === "cloud" && key !== undefined) {
+        const cloud = cloudScenario(secrets, name);
+        const [, , , what, role] = segments;
+        if (what === "roles" && role !== undefined) return [cloud.role(String(role)) ?? null, 5];
+        if (what === "staticRoles" && role !== undefined) return [cloud.staticRole(String(role)) ?? null, 5];
+      }
       if (collection === "ssh" && key !== undefined) {
         const ssh = sshScenario(secrets, name);
         const [, , , what, role] = segments;
@@ -135,7 +148,7 @@ function root(target: ScenarioTarget, resolve: NameResolver, segments: readonly 
     {
       path: pointer(where),
       expected:
-        "a path from clock, runs.workspaces.<workspace>, runs.runs.<run>, runs.tokens.<name>, accessControl.(tokens|access|policies|roles).<name>, accessControl.bindingRules, accessControl.settings, secrets.nodeState, secrets.mounts, secrets.leases, secrets.tokens.<name>, secrets.ssh.<mount>.(roles.<role>|caPublicKey), faults, faults.<id>",
+        "a path from clock, runs.workspaces.<workspace>, runs.runs.<run>, runs.tokens.<name>, accessControl.(tokens|access|policies|roles).<name>, accessControl.bindingRules, accessControl.settings, secrets.nodeState, secrets.mounts, secrets.leases, secrets.tokens.<name>, secrets.ssh.<mount>.(roles.<role>|caPublicKey), secrets.cloud.<mount>.(roles|staticRoles).<name>, secrets.(managedKeys|loginEnforcements).<name>, faults, faults.<id>",
     },
   ]);
 }

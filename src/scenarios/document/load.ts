@@ -33,7 +33,17 @@ function emptyNames(target: ScenarioTarget): ScenarioNames {
   return {
     runs: { workspaces: {}, users: {}, teams: {}, tokens: {}, runs: {} },
     accessControl: { tokens: {}, policies: {}, roles: {}, bootstrap: target.accessControl.bootstrapToken },
-    secrets: { tokens: {}, rootToken: target.secrets.rootToken, sshCaPublicKeys: {} },
+    secrets: {
+      tokens: {},
+      rootToken: target.secrets.rootToken,
+      sshCaPublicKeys: {},
+      mfaMethods: {},
+      authMounts: {},
+      identityEntities: {},
+      identityGroups: {},
+      managedKeys: {},
+      loginEnforcements: {},
+    },
   };
 }
 
@@ -159,34 +169,69 @@ function loadSecrets(target: ScenarioTarget, doc: ScenarioDocument, resolve: Nam
     const path = [...base, "cloud", i];
     const engine = cloudScenario(controls, cloud.mount ?? "cloud");
     if (cloud.accountId !== undefined) at([...path, "accountId"], () => engine.setAccountId(cloud.accountId ?? ""));
+    if (cloud.serverCredentials !== undefined) at([...path, "serverCredentials"], () => engine.setServerCredentials(cloud.serverCredentials ?? null));
+    if (cloud.serverRegion !== undefined) at([...path, "serverRegion"], () => engine.setServerRegion(cloud.serverRegion ?? null));
     for (const [j, user] of (cloud.iamUsers ?? []).entries()) {
       const { userName, ...options } = user;
       at([...path, "iamUsers", j], () => engine.createIamUser(userName, defined({ ...options })));
+    }
+    for (const [j, group] of (cloud.groups ?? []).entries()) {
+      const { name, ...policies } = group;
+      at([...path, "groups", j], () => engine.createGroup(name, defined({ ...policies })));
     }
     for (const [j, role] of (cloud.accountRoles ?? []).entries()) {
       const { roleArn, ...options } = role;
       at([...path, "accountRoles", j], () => engine.declareRole(roleArn, defined({ ...options })));
     }
     if (cloud.root !== undefined) at([...path, "root"], () => engine.configureRoot(defined({ ...cloud.root })));
+    for (const [name, role] of Object.entries(cloud.roles ?? {})) at([...path, "roles", name], () => engine.writeRole(name, role));
+    for (const [name, role] of Object.entries(cloud.staticRoles ?? {})) at([...path, "staticRoles", name], () => engine.writeStaticRole(name, role));
   }
   for (const [i, key] of (secrets.backendKeys ?? []).entries()) at([...base, "backendKeys", i], () => controls.addBackendKey(key.where, key.key));
   for (const [i, ring] of (secrets.keyRings ?? []).entries()) at([...base, "keyRings", i], () => controls.addKeyRing(ring.project, ring.region, ring.keyRing));
   for (const [i, library] of (secrets.pkcs11Libraries ?? []).entries()) at([...base, "pkcs11Libraries", i], () => controls.addPkcs11Library(library));
+  if (secrets.serverEnvironment !== undefined) at([...base, "serverEnvironment"], () => controls.setServerEnvironment(defined({ ...secrets.serverEnvironment })));
+  for (const [i, key] of (secrets.managedKeys ?? []).entries()) {
+    const { name, type, ...options } = key;
+    const view = at([...base, "managedKeys", i], () => controls.writeManagedKey(type, name, options));
+    names.secrets.managedKeys[name] = String(view.UUID);
+  }
   for (const [i, method] of (secrets.mfaMethods ?? []).entries()) {
     const { type, ...options } = method;
-    at([...base, "mfaMethods", i], () => controls.addMfaMethod(type, defined({ ...options })));
+    const id = at([...base, "mfaMethods", i], () => controls.addMfaMethod(type, defined({ ...options })));
+    if (method.name !== undefined) names.secrets.mfaMethods[method.name] = id;
   }
   for (const [i, mount] of (secrets.authMounts ?? []).entries()) {
     const { type, ...options } = mount;
-    at([...base, "authMounts", i], () => controls.addAuthMount(type, defined({ ...options })));
+    const accessor = at([...base, "authMounts", i], () => controls.addAuthMount(type, defined({ ...options })));
+    names.secrets.authMounts[(mount.path ?? type).replace(/^\/+|\/+$/g, "")] = accessor;
   }
   for (const [i, entity] of (secrets.identityEntities ?? []).entries()) {
     const { name, ...options } = entity;
-    at([...base, "identityEntities", i], () => controls.addIdentityEntity(name, defined({ ...options })));
+    names.secrets.identityEntities[name] = at([...base, "identityEntities", i], () => controls.addIdentityEntity(name, defined({ ...options })));
   }
   for (const [i, group] of (secrets.identityGroups ?? []).entries()) {
     const { name, ...options } = group;
-    at([...base, "identityGroups", i], () => controls.addIdentityGroup(name, defined({ ...options })));
+    names.secrets.identityGroups[name] = at([...base, "identityGroups", i], () => controls.addIdentityGroup(name, defined({ ...options })));
+  }
+  for (const [i, enforcement] of (secrets.loginEnforcements ?? []).entries()) {
+    const path = [...base, "loginEnforcements", i];
+    const refs = (what: "mfaMethods" | "authMounts" | "identityGroups" | "identityEntities"): string[] | undefined =>
+      enforcement[what]?.map((ref, j) => resolve.secretsFixture(what, ref, [...path, what, j]));
+    const made = at(path, () =>
+      controls.writeLoginEnforcement(
+        defined({
+          name: enforcement.name,
+          namespace: enforcement.namespace,
+          mfaMethodIds: refs("mfaMethods") ?? [],
+          authMethodAccessors: refs("authMounts"),
+          authMethodTypes: enforcement.authMethodTypes,
+          identityGroupIds: refs("identityGroups"),
+          identityEntityIds: refs("identityEntities"),
+        }),
+      ),
+    );
+    names.secrets.loginEnforcements[enforcement.name] = made.id;
   }
   if (secrets.nodeState !== undefined) at([...base, "nodeState"], () => applyNodeState(target, secrets.nodeState ?? "active"));
 }

@@ -7,6 +7,8 @@ import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { UsageError, isDomainError } from "../../simulator/kernel/errors.js";
 import { RUNS } from "../../simulator/runs/errors.js";
 import type { RunsState } from "../../simulator/runs/state.js";
+import { SECRETS } from "../../simulator/secrets/errors.js";
+import type { SecretsState } from "../../simulator/secrets/state.js";
 import type { AccessControlScenario } from "../access-control/scenario.js";
 import type { RunsScenario } from "../runs/runs-scenario.js";
 import type { SecretsScenario } from "../secrets/secrets-scenario.js";
@@ -58,6 +60,18 @@ export interface ScenarioNames {
     readonly rootToken: string;
     /** `<mount>` -> the generated SSH CA public key. */
     readonly sshCaPublicKeys: Record<string, string>;
+    /** MFA method name -> id. */
+    readonly mfaMethods: Record<string, string>;
+    /** Auth mount path -> accessor. */
+    readonly authMounts: Record<string, string>;
+    /** Identity entity name -> id. */
+    readonly identityEntities: Record<string, string>;
+    /** Identity group name -> id. */
+    readonly identityGroups: Record<string, string>;
+    /** Managed key name -> its UUID. */
+    readonly managedKeys: Record<string, string>;
+    /** Login enforcement name -> id. */
+    readonly loginEnforcements: Record<string, string>;
   };
 }
 
@@ -141,6 +155,27 @@ export class NameResolver {
 
   aclToken(name: string, path: readonly (string | number)[]): { accessorId: string; secretId: string } {
     return this.names.accessControl.tokens[name] ?? reference(path, `no access-control token named "${name}" (define it under accessControl.tokens)`);
+  }
+
+  /**
+   * A secrets fixture the document names (`what`: `mfaMethods`, `authMounts`, `identityGroups`,
+   * `identityEntities`) -> its id or accessor; an id or accessor that exists passes as is.
+   */
+  secretsFixture(what: "mfaMethods" | "authMounts" | "identityGroups" | "identityEntities", ref: string, path: readonly (string | number)[]): string {
+    const named = this.names.secrets[what][ref];
+    if (named !== undefined) return named;
+    // Made by an earlier document (or the control API): by id or accessor, else by name (path for mounts).
+    const found = this.target.sim.read<SecretsState, string[]>(SECRETS, (ctx) => {
+      const records: Readonly<Record<string, { readonly name?: string; readonly path?: string }>> = ctx.state[what];
+      if (records[ref] !== undefined) return [ref];
+      return Object.entries(records)
+        .filter(([, record]) => (what === "authMounts" ? record.path === ref.replace(/^\/+|\/+$/g, "") : record.name === ref))
+        .map(([id]) => id);
+    });
+    if (found.length === 1) return found[0] as string;
+    if (found.length > 1) reference(path, `"${ref}" names ${found.length} secrets.${what} (in different namespaces): use the id or accessor`);
+    const noun = { mfaMethods: "MFA method named", authMounts: "auth mount at path", identityGroups: "identity group named", identityEntities: "identity entity named" }[what];
+    return reference(path, `no ${noun} "${ref}" (define it under secrets.${what})`);
   }
 
   secretsToken(name: string, path: readonly (string | number)[]): string {

@@ -248,6 +248,12 @@ export function describeNames(names: ScenarioNames): string[] {
   add("accessControl.roles", names.accessControl.roles);
   add("accessControl.tokens", names.accessControl.tokens);
   add("secrets.tokens", names.secrets.tokens);
+  add("secrets.managedKeys", names.secrets.managedKeys);
+  add("secrets.mfaMethods", names.secrets.mfaMethods);
+  add("secrets.authMounts", names.secrets.authMounts);
+  add("secrets.identityEntities", names.secrets.identityEntities);
+  add("secrets.identityGroups", names.secrets.identityGroups);
+  add("secrets.loginEnforcements", names.secrets.loginEnforcements);
   add("secrets.sshCaPublicKeys", Object.fromEntries(Object.entries(names.secrets.sshCaPublicKeys).map(([k, v]) => [k, v.trim()])));
   return lines;
 }

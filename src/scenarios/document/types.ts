@@ -23,7 +23,8 @@ import type { NodeLicense, NodeState } from "../../simulator/secrets/node-state.
 import type { LinkRef, ScenarioAuthMethodInput } from "../access-control/scenario.js";
 import type { OutcomeScript } from "../runs/runs-scenario.js";
 import type { CaRoleOptions, OtpRoleOptions } from "../secrets/ssh/ssh-scenario.js";
-import type { BackendKeyInput, CreateTokenOptions } from "../secrets/secrets-scenario.js";
+import type { BackendKeyInput, CreateTokenOptions, ManagedKeyOptions } from "../secrets/secrets-scenario.js";
+import type { CloudRoleOptions } from "../secrets/cloud/cloud-scenario.js";
 
 /**
  * A scenario document: fixtures per service and a timeline.
@@ -201,7 +202,11 @@ export interface AccessControlTokenFixture {
 
 // ---- secrets ----------------------------------------------------------------------------------
 
-/** Secrets fixtures, made in this order: namespaces, mounts, policies, tokens, engines, key backends, identity, node state. */
+/**
+ * Secrets fixtures, made in this order: namespaces, mounts, policies, tokens, SSH and cloud engines,
+ * key backends and the server environment, managed keys, MFA methods, auth mounts, identity
+ * entities and groups, login enforcements, node state.
+ */
 export interface SecretsFixtures {
   /** Namespace paths (`ns1`, `ns1/ns2`). */
   readonly namespaces?: readonly string[];
@@ -216,10 +221,18 @@ export interface SecretsFixtures {
   readonly backendKeys?: readonly BackendKeyFixture[];
   readonly keyRings?: readonly { readonly project: string; readonly region: string; readonly keyRing: string }[];
   readonly pkcs11Libraries?: readonly string[];
+  /** What the server environment provides when managed-key writes leave credentials out (`secrets.setServerEnvironment`). */
+  readonly serverEnvironment?: SecretsServerEnvironmentFixture;
+  /** Managed keys (`secrets.writeManagedKey`), after the backends' keys, key rings and libraries. */
+  readonly managedKeys?: readonly ManagedKeyFixture[];
+  /** MFA methods; login enforcements name them by `name`. */
   readonly mfaMethods?: readonly SecretsMfaMethodFixture[];
+  /** Auth method mounts; login enforcements name them by `path`. */
   readonly authMounts?: readonly SecretsAuthMountFixture[];
   readonly identityEntities?: readonly SecretsIdentityFixture[];
   readonly identityGroups?: readonly SecretsIdentityFixture[];
+  /** MFA login enforcements (`secrets.writeLoginEnforcement`), naming the fixtures above by name. */
+  readonly loginEnforcements?: readonly LoginEnforcementFixture[];
   /** The node's state (health codes). */
   readonly nodeState?: NodeState | SecretsNodeStateFixture;
 }
@@ -230,6 +243,45 @@ export interface SecretsMfaMethodFixture {
   readonly name?: string;
   readonly namespace?: string;
   readonly id?: string;
+}
+
+/** Credentials the simulated server's environment provides (`secrets.setServerEnvironment`). */
+export interface SecretsServerEnvironmentFixture {
+  readonly kmsaAccessKey?: string;
+  readonly kmsaSecretKey?: string;
+  readonly kmsaRegion?: string;
+  /** A `kmsb` managed identity is available (client id and secret may be left out). */
+  readonly kmsbManagedIdentity?: boolean;
+  readonly kmscCredentials?: string;
+}
+
+/**
+ * A managed key (`secrets.writeManagedKey`): name, type, flags, and the type's parameters under
+ * their spec names, e.g. `{ name: hsm-key, type: pkcs11, parameters: { library: hsm, slot: "0",
+ * pin: "1234", key_label: signing, mechanism: "0x0001", key_bits: 2048 } }`.
+ */
+export interface ManagedKeyFixture extends ManagedKeyOptions {
+  /** Lowercase, unique across types. */
+  readonly name: string;
+  readonly type: "pkcs11" | "kmsa" | "kmsb" | "kmsc";
+}
+
+/**
+ * An MFA login enforcement (`secrets.writeLoginEnforcement`). Fixtures are named as the document
+ * names them (an id or accessor works too): `mfaMethods` by method `name`, `authMounts` by mount
+ * `path`, `identityGroups` and `identityEntities` by `name`. At least one of `authMounts`,
+ * `authMethodTypes`, `identityGroups`, `identityEntities`.
+ */
+export interface LoginEnforcementFixture {
+  readonly name: string;
+  /** Namespace path (`"ns1"`); default root. */
+  readonly namespace?: string;
+  readonly mfaMethods: readonly string[];
+  readonly authMounts?: readonly string[];
+  /** Auth method types (`userpass`, `oidc`, ...) that have a mount. */
+  readonly authMethodTypes?: readonly string[];
+  readonly identityGroups?: readonly string[];
+  readonly identityEntities?: readonly string[];
 }
 
 /** An auth method mount (`secrets.addAuthMount`). */
@@ -294,7 +346,11 @@ export interface SshFixture {
   readonly otpTtl?: Duration | null;
 }
 
-/** A cloud engine mount's fixtures (`cloudScenario(doubles.secrets, mount)`). */
+/**
+ * A cloud engine mount's fixtures (`cloudScenario(doubles.secrets, mount)`), made in this order:
+ * account id, server credentials and region, IAM users, groups, account roles, root, roles, static
+ * roles.
+ */
 export interface CloudFixture {
   /** Mount path (default `cloud`). */
   readonly mount?: string;
@@ -305,6 +361,16 @@ export interface CloudFixture {
   readonly iamUsers?: readonly { readonly userName: string; readonly path?: string; readonly accessKeys?: number }[];
   /** Roles that exist in the account (for `assumed_role` credentials). */
   readonly accountRoles?: readonly { readonly roleArn: string; readonly maxSessionDuration?: Duration; readonly assumable?: boolean }[];
+  /** IAM groups (`cloud.createGroup`), for roles' `iamGroups`. */
+  readonly groups?: readonly { readonly name: string; readonly policyDocuments?: readonly string[]; readonly policyArns?: readonly string[] }[];
+  /** Ambient credentials of the simulated server (`cloud.setServerCredentials`), used when `root` is not configured. */
+  readonly serverCredentials?: readonly ("environment" | "shared_credentials_file" | "instance_role")[];
+  /** The server's region environment (`cloud.setServerRegion`). */
+  readonly serverRegion?: string;
+  /** Role name -> role (`cloud.writeRole`). */
+  readonly roles?: Readonly<Record<string, CloudRoleOptions>>;
+  /** Static role name -> an IAM user (define it under `iamUsers`) and its key's rotation period (`cloud.writeStaticRole`). */
+  readonly staticRoles?: Readonly<Record<string, { readonly username: string; readonly rotationPeriod: Duration }>>;
 }
 
 /** A key in a simulated backend: generated from the seed (`algorithm`) or a PEM private key. */
@@ -450,6 +516,9 @@ export interface PushCommitStep {
  * `accessControl.policies.<name>`, `accessControl.roles.<name>`, `accessControl.bindingRules`,
  * `secrets.nodeState`, `secrets.tokens.<name>` (null once revoked or expired), `secrets.mounts`,
  * `secrets.leases`, `secrets.ssh.<mount>.roles.<role>`, `secrets.ssh.<mount>.caPublicKey`,
+ * `secrets.cloud.<mount>.roles.<name>`, `secrets.cloud.<mount>.staticRoles.<name>` (`accessKeyId`,
+ * `rotatesAt`, `lastRotationError`), `secrets.managedKeys.<name>` (the read form),
+ * `secrets.loginEnforcements.<name>` (root namespace, wire names),
  * `faults` (the list, as `doubles.faults.list()` shows it), `faults.<id>` (null once cleared).
  * Exactly one of `equals`, `matches` and `exists`.
  * @example { path: 'runs.workspaces["acme/prod"].latestRun.status', equals: "applied" }

@@ -6,6 +6,8 @@ export {
   SecretsScenario,
   type BackendKeyInput,
   type CreateTokenOptions,
+  type LoginEnforcementOptions,
+  type ManagedKeyOptions,
   type MountView,
   type SecretsToken,
 } from "./secrets-scenario.js";

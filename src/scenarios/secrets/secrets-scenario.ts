@@ -16,13 +16,15 @@ import { SECRETS } from "../../simulator/secrets/errors.js";
 import { addAuthMount, addIdentityEntity, addIdentityGroup, addMfaMethod } from "../../simulator/secrets/identity.js";
 import { toLease } from "../../simulator/secrets/leases.js";
 import { materialFromPem, generateKey, type KeySpec } from "../../simulator/secrets/managed-key-crypto.js";
-import type { ManagedKeyBackends, ManagedKeyRecord } from "../../simulator/secrets/managed-key-types.js";
+import { MANAGED_KEY_TYPES, type ManagedKeyBackends, type ManagedKeyParam, type ManagedKeyRecord, type ManagedKeyType } from "../../simulator/secrets/managed-key-types.js";
+import { managedKeyView, TYPE_FIELDS, writeManagedKey } from "../../simulator/secrets/managed-keys.js";
+import { viewOf as loginEnforcementView, writeLoginEnforcement, type LoginEnforcementView } from "../../simulator/secrets/login-enforcement.js";
 import { mountEngine, normalizeMountPath, setAllowedManagedKeys, unmountEngine } from "../../simulator/secrets/mounts.js";
 import { createNamespace } from "../../simulator/secrets/namespaces.js";
 import { toNodeState, type NodeState, type NodeStateOptions } from "../../simulator/secrets/node-state.js";
 import { parsePolicyRules, type PolicyRule } from "../../simulator/secrets/policies.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
-import { createToken, type TokenInput } from "../../simulator/secrets/tokens.js";
+import { createToken, normalizeNamespace, type TokenInput } from "../../simulator/secrets/tokens.js";
 
 /** A token fixture as a test uses it. */
 export interface SecretsToken {
@@ -53,6 +55,34 @@ export interface MountView {
   readonly type: string;
   readonly description: string;
   readonly allowedManagedKeys: readonly string[];
+}
+
+/**
+ * A managed key's settings (for {@link SecretsScenario.writeManagedKey}): the flags every type
+ * takes, and the type's own parameters under their spec names (`library`, `key_label`,
+ * `mechanism`, `pin`, `slot` for `pkcs11`; `kms_key`, `key_type`, `key_bits` for `kmsa`; ...).
+ */
+export interface ManagedKeyOptions {
+  readonly allowGenerateKey?: boolean;
+  readonly allowReplaceKey?: boolean;
+  readonly allowStoreKey?: boolean;
+  readonly anyMount?: boolean;
+  /** Default `["sign", "verify"]`. */
+  readonly usages?: readonly string[];
+  /** The type's parameters by their spec names. */
+  readonly parameters?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/** An MFA login enforcement (for {@link SecretsScenario.writeLoginEnforcement}): ids and accessors as the API takes them. */
+export interface LoginEnforcementOptions {
+  readonly name: string;
+  /** Namespace path (`"ns1"`); default root. */
+  readonly namespace?: string;
+  readonly mfaMethodIds: readonly string[];
+  readonly authMethodAccessors?: readonly string[];
+  readonly authMethodTypes?: readonly string[];
+  readonly identityGroupIds?: readonly string[];
+  readonly identityEntityIds?: readonly string[];
 }
 
 /** A key a simulated backend holds (for {@link SecretsScenario.addBackendKey}). */
@@ -295,6 +325,64 @@ export class SecretsScenario {
   setServerEnvironment(environment: ManagedKeyBackends["environment"]): void {
     this.update((ctx) => {
       ctx.state.backends.environment = { ...environment };
+    });
+  }
+
+  /**
+   * Creates or updates a managed key (`sys/managed-keys/:type/:name`, root namespace) with the
+   * service's own rules: required parameters per type, the backend's library stanza or key ring
+   * must exist, a `key_id` must name a key the HSM holds (see {@link SecretsScenario.addBackendKey}).
+   * @returns the key's read form (`pin` reads `redacted`; secret keys left out).
+   * @throws {UsageError} for an unknown type or parameter, a value of the wrong kind, or what the
+   *   service refuses (e.g. `one of key_label or key_id is required`).
+   * @example
+   * doubles.secrets.writeManagedKey("pkcs11", "hsm-key", { allowGenerateKey: true, parameters: { library: "hsm", slot: "0", pin: "1234", key_label: "k", mechanism: "0x0001", key_bits: 2048 } });
+   */
+  writeManagedKey(type: string, name: string, options: ManagedKeyOptions = {}): Record<string, unknown> {
+    if (!(MANAGED_KEY_TYPES as readonly string[]).includes(type)) throw new UsageError(`secrets: unknown managed key type "${type}" (use ${MANAGED_KEY_TYPES.join(", ")})`);
+    const fields = TYPE_FIELDS[type as ManagedKeyType];
+    const values: Record<string, ManagedKeyParam | readonly string[]> = {};
+    for (const [field, value] of Object.entries(options.parameters ?? {})) {
+      const kind = fields[field];
+      if (kind === undefined) throw new UsageError(`secrets: ${type} managed keys have no parameter "${field}" (use ${Object.keys(fields).join(", ")})`);
+      const ok = kind === "int" ? Number.isInteger(value) : kind === "bool" ? typeof value === "boolean" : typeof value === "string";
+      if (!ok) throw new UsageError(`secrets: managed key parameter "${field}" must be ${kind === "int" ? "an integer" : kind === "bool" ? "a boolean" : "a string"}`);
+      values[field] = value;
+    }
+    const flags = { allow_generate_key: options.allowGenerateKey, allow_replace_key: options.allowReplaceKey, allow_store_key: options.allowStoreKey, any_mount: options.anyMount };
+    for (const [field, value] of Object.entries(flags)) if (value !== undefined) values[field] = value;
+    if (options.usages !== undefined) values.usages = [...options.usages];
+    return this.update((ctx) => managedKeyView(writeManagedKey(ctx, type as ManagedKeyType, name, values)));
+  }
+
+  /**
+   * Creates or updates an MFA login enforcement with the service's own rules (its methods must
+   * exist in the namespace or a parent; at least one of the four target lists).
+   * @returns its read form (wire names: `id`, `mfa_method_ids`, ...).
+   * @throws {UsageError} for an unknown namespace, method, accessor, type, group or entity, with the
+   *   service's message (e.g. `one of the provided method ids doesn't exist`).
+   * @example
+   * const totp = doubles.secrets.addMfaMethod("totp");
+   * doubles.secrets.writeLoginEnforcement({ name: "everyone", mfaMethodIds: [totp], authMethodTypes: ["userpass"] });
+   */
+  writeLoginEnforcement(options: LoginEnforcementOptions): LoginEnforcementView {
+    const { namespace, ...input } = options;
+    return this.update((ctx) => {
+      const path = normalizeNamespace(namespace ?? "");
+      if (path !== "" && ctx.state.namespaces[path] === undefined) throw new UsageError(`secrets: no namespace "${namespace ?? ""}" (create it first)`);
+      return loginEnforcementView(writeLoginEnforcement(ctx, path, input));
+    });
+  }
+
+  /**
+   * An MFA login enforcement's read form (wire names), or undefined.
+   * @example doubles.secrets.loginEnforcement("everyone")?.mfa_method_ids // [totp]
+   */
+  loginEnforcement(name: string, namespace?: string): LoginEnforcementView | undefined {
+    const path = normalizeNamespace(namespace ?? "");
+    return this.read((ctx) => {
+      const record = ctx.state.loginEnforcements[`${path}|${name}`];
+      return record === undefined ? undefined : loginEnforcementView(record);
     });
   }
 

@@ -23,7 +23,8 @@ import {
 } from "../../../simulator/secrets/cloud/cloud-account.js";
 import { longTermAccessKeyId, secretAccessKey } from "../../../simulator/secrets/cloud/key-formats.js";
 import { providerRegion, writeRootConfig } from "../../../simulator/secrets/cloud/root-config.js";
-import { writeRole } from "../../../simulator/secrets/cloud/roles.js";
+import { readRole, writeRole, type RoleInput } from "../../../simulator/secrets/cloud/roles.js";
+import { writeStaticRole } from "../../../simulator/secrets/cloud/static-roles.js";
 import { SERVER_CREDENTIAL_PRECEDENCE, type CloudMountState, type IamUser, type ServerCredentialSource } from "../../../simulator/secrets/cloud/state.js";
 
 /** What the controls need from the secrets service's scenario (its `updateMount`/`readMount`). */
@@ -66,6 +67,40 @@ export interface StaticRoleView {
   readonly rotatesAt: number;
   /** Why the last rotation failed (retried 10 s later), or empty. */
   readonly lastRotationError: string;
+}
+
+/**
+ * A role (`roles/:name`), as an operator writes it: the spec's parameters in camel case. Durations
+ * are ms or duration strings (`"1h"`).
+ */
+export interface CloudRoleOptions {
+  /** `iam_user`, `assumed_role` or `federation_token`. */
+  readonly credentialType: "iam_user" | "assumed_role" | "federation_token";
+  /** For `assumed_role`: the role ARNs it may assume. */
+  readonly roleArns?: readonly string[];
+  readonly policyArns?: readonly string[];
+  /** An inline policy: JSON text, or an object (written as JSON). */
+  readonly policyDocument?: string | Readonly<Record<string, unknown>>;
+  readonly iamGroups?: readonly string[];
+  readonly iamTags?: Readonly<Record<string, string>>;
+  readonly defaultStsTtl?: Duration;
+  readonly maxStsTtl?: Duration;
+  readonly userPath?: string;
+  readonly permissionsBoundaryArn?: string;
+}
+
+/** A role as {@link CloudScenario.role} reads it (a copy; TTLs in seconds). */
+export interface CloudRoleView {
+  readonly credentialTypes: readonly string[];
+  readonly roleArns: readonly string[];
+  readonly policyArns: readonly string[];
+  readonly policyDocument: string;
+  readonly iamGroups: readonly string[];
+  readonly iamTags: Readonly<Record<string, string>>;
+  readonly defaultStsTtl: number;
+  readonly maxStsTtl: number;
+  readonly userPath: string;
+  readonly permissionsBoundaryArn: string;
 }
 
 /** Options of {@link CloudScenario.configureRoot}. */
@@ -392,6 +427,66 @@ export class CloudScenario {
     this.update((ctx) => {
       ctx.mount.account.roles[roleArn] = { arn: roleArn, maxSessionDuration: max, assumable: options.assumable ?? true };
     });
+  }
+
+  /**
+   * Creates or updates a role (`roles/:name`) with the engine's own rules (the same validation and
+   * messages as a write through the API).
+   * @throws {UsageError} when nothing is mounted there, or the engine refuses the role (e.g.
+   *   `must specify role_arns with assumed_role credential_type`).
+   * @example cloud.writeRole("deploy", { credentialType: "iam_user", policyArns: ["arn:aws:iam::aws:policy/ReadOnlyAccess"] });
+   */
+  writeRole(name: string, options: CloudRoleOptions): void {
+    const { policyDocument, defaultStsTtl, maxStsTtl, ...rest } = options;
+    const input: RoleInput = {
+      ...rest,
+      ...(policyDocument === undefined ? {} : { policyDocument: typeof policyDocument === "string" ? policyDocument : JSON.stringify(policyDocument) }),
+      ...(defaultStsTtl === undefined ? {} : { defaultStsTtl: seconds(defaultStsTtl) }),
+      ...(maxStsTtl === undefined ? {} : { maxStsTtl: seconds(maxStsTtl) }),
+    };
+    this.update((ctx) => writeRole(ctx, name, input));
+  }
+
+  /**
+   * A role (a copy; an entry of an earlier version upgraded), or undefined.
+   * @example cloud.role("deploy")?.credentialTypes // ["iam_user"]
+   */
+  role(name: string): CloudRoleView | undefined {
+    return this.read((ctx) => {
+      const role = readRole(ctx.mount, name);
+      if (role === undefined) return undefined;
+      return {
+        credentialTypes: [...role.credentialTypes],
+        roleArns: [...role.roleArns],
+        policyArns: [...role.policyArns],
+        policyDocument: role.policyDocument,
+        iamGroups: [...role.iamGroups],
+        iamTags: { ...role.iamTags },
+        defaultStsTtl: role.defaultStsTtl,
+        maxStsTtl: role.maxStsTtl,
+        userPath: role.userPath,
+        permissionsBoundaryArn: role.permissionsBoundaryArn,
+      };
+    });
+  }
+
+  /**
+   * Creates or updates a static role (`static-roles/:name`): an existing IAM user whose access key
+   * the engine rotates every `rotationPeriod` (at least 1 minute). Creating it makes the user's
+   * first managed key and schedules the rotation, as a write through the API does; root
+   * credentials (or server credentials) must be configured first.
+   * @throws {UsageError} when the user does not exist, the period is under a minute, or the
+   *   provider refuses the engine's credentials.
+   * @example cloud.createIamUser("app-user"); cloud.writeStaticRole("app", { username: "app-user", rotationPeriod: "24h" });
+   */
+  writeStaticRole(name: string, options: { readonly username?: string; readonly rotationPeriod?: Duration }): StaticRoleView {
+    this.update((ctx) =>
+      writeStaticRole(ctx, name, {
+        ...(options.username === undefined ? {} : { username: options.username }),
+        ...(options.rotationPeriod === undefined ? {} : { rotationPeriod: seconds(options.rotationPeriod) }),
+      }),
+    );
+    return this.staticRole(name) as StaticRoleView;
   }
 
   /**

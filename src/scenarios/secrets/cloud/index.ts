@@ -8,6 +8,8 @@ export {
   installCloudDefaults,
   type CloudDefaults,
   type AccessKeyPair,
+  type CloudRoleOptions,
+  type CloudRoleView,
   type ConfigureRootOptions,
   type IamUserView,
   type MountAccess,
