@@ -4,6 +4,9 @@
  * process, so nothing but what the row uses is loaded or patched).
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createRequire } from "node:module";
 import { createServer, request as httpRequest, Agent } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -138,4 +141,39 @@ export function nodeStart(): Measure {
 export function coldStart(args: readonly string[]): void {
   const result = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
   if (result.status !== 0) throw new Error(`node ${args.join(" ")} failed: ${result.stderr}`);
+}
+
+/** Preloaded (`-r`, CommonJS: no ESM loader for `node -e 0`) by {@link coldStartCpu}: the process's CPU time (user + system, µs) on stderr at exit. */
+const CPU_AT_EXIT = `process.on("exit", () => { const u = process.cpuUsage(); process._rawDebug("infra-doubles-bench-cpu " + (u.user + u.system)); });\n`;
+let cpuPreload: string | undefined;
+
+function preload(): string {
+  if (cpuPreload === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "infra-doubles-bench-"));
+    cpuPreload = join(dir, "cpu-at-exit.cjs");
+    writeFileSync(cpuPreload, CPU_AT_EXIT);
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return cpuPreload;
+}
+
+/**
+ * Runs `node <args>` to completion like {@link coldStart}; returns the CPU time (user + system, in
+ * seconds) the child process used, start-up included, which other jobs on the machine hardly move.
+ * @throws when the process fails.
+ */
+export function coldStartCpu(args: readonly string[]): number {
+  const result = spawnSync(process.execPath, ["-r", preload(), ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  const used = /infra-doubles-bench-cpu (\d+)/.exec(result.stderr)?.[1];
+  if (result.status !== 0 || used === undefined) throw new Error(`node ${args.join(" ")} failed: ${result.stderr}`);
+  return Number(used) / 1e6;
+}
+
+/** `node -e 0` as a child process's CPU time, the anchor of the CPU cold-import rows. */
+export function nodeStartCpu(): Measure {
+  return { label: "node -e 0", value: () => coldStartCpu(["-e", "0"]) };
 }

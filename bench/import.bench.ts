@@ -1,12 +1,13 @@
 /**
  * Cold import rows (`npm run bench`, see bench/README.md): a fresh Node process loading the built
  * package (dist/, rebuilt first when older than src/), against `node -e 0`, with nock and msw/node
- * for scale.
+ * for scale. Each is timed twice: in wall time, and as the child process's CPU time (`[cpu]`), which
+ * other jobs on the machine hardly move.
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { coldStart, nodeStart } from "./anchors.js";
+import { coldStart, coldStartCpu, nodeStart, nodeStartCpu } from "./anchors.js";
 import { row } from "./table.js";
 
 /** The repository (npm run bench runs each row with it as the working directory). */
@@ -49,6 +50,20 @@ for (const [name, args, target] of cases) {
       built();
       const argv = args();
       return { figure: { label: name, run: () => coldStart(argv) }, anchor: nodeStart() };
+    },
+  });
+}
+
+for (const [name, args, target] of cases) {
+  row({
+    name: `${name}, CPU`,
+    clock: "cpu",
+    ...(target ? { target } : {}),
+    rounds: 11,
+    setup: () => {
+      built();
+      const argv = args();
+      return { figure: { label: name, value: () => coldStartCpu(argv) }, anchor: nodeStartCpu() };
     },
   });
 }
