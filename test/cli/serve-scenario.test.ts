@@ -47,6 +47,12 @@ describe("infra-doubles serve --scenario, --clock, --start", () => {
       expect(((await otp.json()) as { data: { username: string } }).data.username).toBe("deploy");
       // The default scenario is there too.
       expect(start.secrets.rootToken).toMatch(/^s\./);
+      // The document's cloud static role and MFA login enforcement, through the API.
+      const rootHeaders = { "x-vault-token": start.secrets.rootToken };
+      const staticCreds = await fetch(`${start.url}/v1/cloud/static-creds/app`, { headers: rootHeaders });
+      expect(((await staticCreds.json()) as { data: { access_key: string } }).data.access_key).toMatch(/^AKIA/);
+      const enforcement = await fetch(`${start.url}/v1/identity/mfa/login-enforcement/everyone`, { headers: rootHeaders });
+      expect(((await enforcement.json()) as { data: { auth_method_types: string[]; mfa_method_ids: string[] } }).data.mfa_method_ids).toHaveLength(1);
       const json = { "content-type": "application/json" };
       await fetch(`${start.url}/_sim/clock/advance`, { method: "POST", headers: json, body: '{"by":"2h"}' });
       expect((await fetch(`${start.url}/v1/auth/token/lookup-self`, { headers: { "x-vault-token": deployer } })).status).toBe(403);
