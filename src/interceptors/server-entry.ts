@@ -6,4 +6,4 @@
  */
 export { METHOD_OVERRIDE_HEADER, startServer, type RunningServer, type ServerOptions } from "./server.js";
 export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type PluginControlRoutes } from "./control.js";
-export { MethodRewriter, MethodRewritingSocket, ORIGINAL_METHOD_HEADER } from "./socket-methods.js";
+export { MethodRewriter, ORIGINAL_METHOD_HEADER, rewriteUnknownMethods, connectionSecret } from "./socket-methods.js";

@@ -3,9 +3,9 @@
  * that are not in the test's Node process (curl, Go, Python, a browser).
  *
  * node:http's parser refuses methods it does not know, and the secrets service lists with `LIST`.
- * Every connection therefore reaches node:http through a {@link MethodRewritingSocket}, which turns
- * `LIST /path HTTP/1.1` into `GET` plus an internal header naming the real method; the handler sees
- * `LIST` again.
+ * Every connection's bytes therefore reach node:http's parser through a method rewriter
+ * ({@link rewriteUnknownMethods}), which turns `LIST /path HTTP/1.1` into `GET` plus an internal
+ * header naming the real method; the handler sees `LIST` again.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -15,7 +15,7 @@ import { withContentLength, type SimRequest, type SimResponse } from "./http.js"
 import { requestHeaders } from "./header-values.js";
 import { HEAD_TOO_LARGE_BYTES, requestHeadBytes, requestHeadLimit } from "./head-limit.js";
 import { lazyRequire } from "../simulator/kernel/lazy-require.js";
-import { MAX_LINE_BYTES, MethodRewritingSocket, ORIGINAL_METHOD_HEADER, originalMethod } from "./socket-methods.js";
+import { connectionSecret, MAX_LINE_BYTES, ORIGINAL_METHOD_HEADER, originalMethod, rewriteUnknownMethods } from "./socket-methods.js";
 
 /** node:http, loaded by the first `startServer` (see lazy-require.ts). */
 const http = lazyRequire<typeof import("node:http")>("node:http");
@@ -38,7 +38,7 @@ export interface RunningServer extends AsyncDisposable {
    * one (set by `DoublesCore.listen`; see docs/decisions/security.md).
    */
   readonly controlToken?: string;
-  /** The listening node:http server (its connections pass through the method rewriter). */
+  /** The listening node:http server (its connections' bytes pass through the method rewriter). */
   readonly server: Server;
   /** Stops listening and closes every open connection (requests in flight are cut off). */
   close(): Promise<void>;
@@ -86,7 +86,7 @@ export async function startServer(
     }
     void serve(ready.handler, ready.origin, req, res);
   });
-  routeConnectionsThroughRewriter(server);
+  rewriteUnknownMethods(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -113,21 +113,6 @@ export async function startServer(
   return { url, port: address.port, server, close, [Symbol.asyncDispose]: close };
 }
 
-/**
- * Puts a {@link MethodRewritingSocket} between each accepted socket and node:http's own connection
- * listener (node:http accepts any Duplex as a connection).
- */
-function routeConnectionsThroughRewriter(server: Server): void {
-  const native = server.listeners("connection") as ((socket: unknown) => void)[];
-  server.removeAllListeners("connection");
-  server.on("connection", (socket: Socket) => {
-    const wrapped = new MethodRewritingSocket(socket);
-    // A connection reset after node:http dropped its listeners must not crash the process.
-    wrapped.on("error", () => undefined);
-    for (const listener of native) listener.call(server, wrapped);
-  });
-}
-
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) {
@@ -140,7 +125,7 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function serve(handler: Handler, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const secret = req.socket instanceof MethodRewritingSocket ? req.socket.secret : "";
+  const secret = connectionSecret(req.socket);
   if (sentHeadBytes(req, secret) >= requestHeadLimit()) {
     // node:http's own answer, byte for byte, and the connection ends (no keep-alive after it).
     req.socket.end(HEAD_TOO_LARGE_BYTES);
@@ -225,12 +210,10 @@ const NO_BODY: { readonly chunks: Buffer[]; readonly tooLarge: false } = Object.
  * `ECONNRESET`), `hang-up` closes it without an answer (node clients: `socket hang up`).
  */
 function dropConnection(req: IncomingMessage, drop: "reset" | "hang-up"): void {
-  const wrapper = req.socket;
-  const raw = wrapper instanceof MethodRewritingSocket ? wrapper.socket : (wrapper as Socket | null);
-  if (raw === null || raw === undefined) return;
-  if (drop === "reset" && typeof raw.resetAndDestroy === "function") raw.resetAndDestroy();
-  else raw.destroy();
-  wrapper?.destroy();
+  const socket = req.socket as Socket | null;
+  if (socket === null || socket === undefined) return;
+  if (drop === "reset" && typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
+  else socket.destroy();
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Methods node:http cannot parse (`LIST`, the secrets service's listing method): a byte-level
  * HTTP/1.1 request framing tracker that rewrites `LIST /path HTTP/1.1` to `GET /path HTTP/1.1` plus
- * an internal header carrying the real method, and a socket wrapper that runs every connection of
- * the local server through it before node:http sees the bytes.
+ * an internal header carrying the real method, and the hook that runs every connection of the local
+ * server through it before node:http's parser sees the bytes.
  *
  * The tracker follows request framing (request line, header lines, `Content-Length` bodies, chunked
  * bodies with trailers) so that it only ever rewrites request lines, whatever the keep-alive,
@@ -14,16 +14,16 @@
  * docs/decisions/transports.md.
  */
 import { randomBytes } from "node:crypto";
-import { lazyRequire } from "../simulator/kernel/lazy-require.js";
+import type { Server } from "node:http";
 import type { Socket } from "node:net";
-import { Duplex } from "node:stream";
+import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 
 /**
  * Internal header carrying a method node:http cannot parse (lower case). The tracker adds it to a
  * rewritten request as `<connection secret> <METHOD>` and drops it from every request a client
  * sends while it follows the framing. A client cannot fake it in any framing state (pass-through
  * after an upgrade included): the server honours it only when it starts with the connection's
- * secret, which never leaves the process (see {@link MethodRewritingSocket.secret}).
+ * secret, which never leaves the process (see {@link connectionSecret}).
  */
 export const ORIGINAL_METHOD_HEADER = "x-infra-doubles-original-method";
 
@@ -42,13 +42,22 @@ export function originalMethod(value: string | undefined, secret: string): strin
 /** Longest line (request line, header line, chunk size line) the tracker buffers before giving up. */
 export const MAX_LINE_BYTES = 64 * 1024;
 
-/** node:http, loaded by the first request line read (see lazy-require.ts). */
+/** node:http, loaded on first use (see lazy-require.ts): an import of the package does not load it. */
 const http = lazyRequire<typeof import("node:http")>("node:http");
-/** Methods node:http's parser reads; the first request line read sets it. */
+
 let knownMethods: ReadonlySet<string> | undefined;
+
+/** Whether node:http's parser reads `method` (its `METHODS`). */
+function parserKnows(method: string): boolean {
+  return (knownMethods ??= new Set(http().METHODS)).has(method);
+}
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const REQUEST_LINE = /^(\S+) (\S+) (HTTP\/\d\.\d)$/;
 const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const COLON = 0x3a;
 
 type Phase =
   | "request-line"
@@ -60,14 +69,21 @@ type Phase =
   | "trailers"
   | "passthrough";
 
-/** What the tracker learnt from the header lines of the request being read. */
+/** What the tracker learnt from the header lines of the request being read (reset per request). */
 interface MessageFraming {
   contentLength: string | undefined;
   lengthConflict: boolean;
-  transferEncoding: string[];
+  /** Whether a `Transfer-Encoding` line named any coding, and the last coding named. */
+  transferEncoded: boolean;
+  lastCoding: string;
   connect: boolean;
   droppingHeader: boolean;
 }
+
+/** What becomes of a line: kept as it came, dropped, or replaced by other bytes. */
+const KEEP = 0;
+const DROP = 1;
+type LineAction = typeof KEEP | typeof DROP | Buffer;
 
 /**
  * Rewrites request lines whose method node:http does not know (a valid HTTP token such as `LIST`)
@@ -82,7 +98,10 @@ interface MessageFraming {
  * no `upgrade` listener, so node:http answers it as a plain request and goes on parsing HTTP, as
  * Go's net/http does. node:http does drop whatever follows an upgrade request in the same chunk
  * it reads, so every message ends at a boundary of the returned buffers, and a consumer must hand
- * node:http each returned buffer on its own ({@link MethodRewritingSocket} does).
+ * node:http each returned buffer on its own ({@link rewriteUnknownMethods} does).
+ *
+ * Bytes that need no change come back as views of the pushed chunk (no copy): a chunk holding one
+ * whole request with a method node:http knows comes back as one buffer, itself.
  *
  * @example
  * const tracker = new MethodRewriter();
@@ -92,15 +111,26 @@ interface MessageFraming {
 export class MethodRewriter {
   /**
    * @param secret - put before the method in the internal header (`<secret> LIST`), so the server
-   *   can tell the tracker's header from a client's; "" (tests of the framing) writes the method alone.
+   *   can tell the tracker's header from a client's; "" (tests of the framing) writes the method
+   *   alone. A function is called at the first rewrite (a connection that never sends an unknown
+   *   method never draws a secret).
    */
-  constructor(private readonly secret = "") {}
+  constructor(private readonly secret: string | (() => string) = "") {}
 
   private phase: Phase = "request-line";
   private line: Buffer[] = [];
   private lineLength = 0;
   private remaining = 0;
-  private framing: MessageFraming = freshFraming();
+  /** Set by a line or body end that ends a message (or starts pass-through): the output splits there. */
+  private boundary = false;
+  private readonly framing: MessageFraming = {
+    contentLength: undefined,
+    lengthConflict: false,
+    transferEncoded: false,
+    lastCoding: "",
+    connect: false,
+    droppingHeader: false,
+  };
 
   /** Requests whose method was rewritten so far. */
   rewritten = 0;
@@ -111,39 +141,72 @@ export class MethodRewriter {
   }
 
   /**
-   * Takes the next bytes of the connection and returns the bytes to hand to node:http. A partial
-   * line is held back until its end arrives.
+   * Takes the next bytes of the connection and returns the bytes to hand to node:http, each message
+   * ending at the end of a returned buffer. A partial line is held back until its end arrives.
    */
   push(chunk: Buffer): Buffer[] {
     const out: Buffer[] = [];
+    /** Start of the bytes of `chunk` passed on unchanged and not yet in `out`. */
+    let start = 0;
     let offset = 0;
-    while (offset < chunk.length) {
-      if (this.phase === "passthrough") {
-        out.push(chunk.subarray(offset));
+    const length = chunk.length;
+    while (offset < length) {
+      const phase = this.phase;
+      if (phase === "passthrough") {
+        offset = length;
         break;
       }
-      if (this.phase === "body" || this.phase === "chunk-data") {
-        const take = Math.min(this.remaining, chunk.length - offset);
-        out.push(chunk.subarray(offset, offset + take));
+      if (phase === "body" || phase === "chunk-data") {
+        const take = Math.min(this.remaining, length - offset);
         offset += take;
         this.remaining -= take;
-        if (this.remaining === 0) this.phase = this.phase === "body" ? "request-line" : "chunk-end";
+        if (this.remaining === 0) {
+          if (phase === "body") {
+            this.phase = "request-line";
+            if (offset > start) out.push(chunk.subarray(start, offset));
+            start = offset;
+          } else this.phase = "chunk-end";
+        }
         continue;
       }
       const newline = chunk.indexOf(LF, offset);
-      const end = newline === -1 ? chunk.length : newline + 1;
-      this.line.push(chunk.subarray(offset, end));
-      this.lineLength += end - offset;
-      offset = end;
       if (newline === -1) {
+        // A line cut by the chunk's end: what came before it goes now, the line waits for its end.
+        if (offset > start) out.push(chunk.subarray(start, offset));
+        this.line.push(chunk.subarray(offset));
+        this.lineLength += length - offset;
+        start = offset = length;
         if (this.lineLength > MAX_LINE_BYTES) this.giveUp(out);
-        continue;
+        break;
       }
-      const line = Buffer.concat(this.line);
-      this.line = [];
-      this.lineLength = 0;
-      this.takeLine(line, out);
+      const end = newline + 1;
+      let line: Buffer;
+      const held = this.line.length > 0;
+      if (held) {
+        // Its start came in earlier chunks (everything before it was handed on then: start === offset).
+        this.line.push(chunk.subarray(offset, end));
+        line = Buffer.concat(this.line);
+        this.line = [];
+        this.lineLength = 0;
+      } else line = chunk.subarray(offset, end);
+      const action = this.takeLine(line);
+      if (held) {
+        if (action === KEEP) out.push(line);
+        else if (action !== DROP) out.push(action);
+        start = end;
+      } else if (action !== KEEP) {
+        if (offset > start) out.push(chunk.subarray(start, offset));
+        if (action !== DROP) out.push(action);
+        start = end;
+      }
+      offset = end;
+      if (this.boundary) {
+        this.boundary = false;
+        if (offset > start) out.push(chunk.subarray(start, offset));
+        start = offset;
+      }
     }
+    if (offset > start) out.push(start === 0 && offset === length ? chunk : chunk.subarray(start, offset));
     return out;
   }
 
@@ -160,84 +223,105 @@ export class MethodRewriter {
     this.phase = "passthrough";
   }
 
-  private takeLine(line: Buffer, out: Buffer[]): void {
-    const eol = line.length >= 2 && line[line.length - 2] === 0x0d ? "\r\n" : "\n";
-    const text = line.subarray(0, line.length - eol.length).toString("latin1");
+  private takeLine(line: Buffer): LineAction {
     switch (this.phase) {
       case "request-line":
-        this.takeRequestLine(line, text, eol, out);
-        return;
+        return this.takeRequestLine(line);
       case "headers":
-        this.takeHeaderLine(line, text, out);
-        return;
+        return this.takeHeaderLine(line);
+      default:
+        break;
+    }
+    const text = line.toString("latin1", 0, line.length - eolLength(line));
+    switch (this.phase) {
       case "chunk-size": {
-        out.push(line);
         const size = /^([0-9A-Fa-f]{1,13})[ \t]*(?:;.*)?$/.exec(text);
         if (!size?.[1]) {
-          this.phase = "passthrough";
-          return;
+          this.passThrough();
+          return KEEP;
         }
         this.remaining = Number.parseInt(size[1], 16);
         this.phase = this.remaining === 0 ? "trailers" : "chunk-data";
-        return;
+        return KEEP;
       }
       case "chunk-end":
-        out.push(line);
-        this.phase = text === "" ? "chunk-size" : "passthrough";
-        return;
+        if (text === "") this.phase = "chunk-size";
+        else this.passThrough();
+        return KEEP;
       case "trailers":
-        out.push(line);
-        if (text === "") this.phase = "request-line";
-        return;
+        if (text === "") this.endMessage();
+        return KEEP;
       default:
-        out.push(line);
+        return KEEP;
     }
   }
 
-  private takeRequestLine(line: Buffer, text: string, eol: string, out: Buffer[]): void {
-    if (text === "") {
-      // Empty lines between pipelined requests are allowed (RFC 9112 section 2.2).
-      out.push(line);
-      return;
-    }
-    this.framing = freshFraming();
+  private takeRequestLine(line: Buffer): LineAction {
+    const eol = eolLength(line);
+    // Empty lines between pipelined requests are allowed (RFC 9112 section 2.2).
+    if (line.length === eol) return KEEP;
+    const framing = this.framing;
+    framing.contentLength = undefined;
+    framing.lengthConflict = false;
+    framing.transferEncoded = false;
+    framing.lastCoding = "";
+    framing.connect = false;
+    framing.droppingHeader = false;
     this.phase = "headers";
+    // The common case first: a method node:http knows (other than CONNECT) is kept as it came.
+    const space = line.indexOf(SPACE);
+    if (space > 0) {
+      const first = line.toString("latin1", 0, space);
+      if (first !== "CONNECT" && parserKnows(first)) return KEEP;
+    }
+    const text = line.toString("latin1", 0, line.length - eol);
     const parts = REQUEST_LINE.exec(text);
     const method = parts?.[1];
-    if (!parts || method === undefined || !TOKEN.test(method) || (knownMethods ??= new Set(http().METHODS)).has(method)) {
-      this.framing.connect = method === "CONNECT";
-      out.push(line);
-      return;
+    if (!parts || method === undefined || !TOKEN.test(method) || parserKnows(method)) {
+      framing.connect = method === "CONNECT";
+      return KEEP;
     }
     this.rewritten++;
-    const value = this.secret === "" ? method : `${this.secret} ${method}`;
-    out.push(Buffer.from(`GET ${parts[2]} ${parts[3]}${eol}${ORIGINAL_METHOD_HEADER}: ${value}${eol}`, "latin1"));
+    const secret = typeof this.secret === "string" ? this.secret : this.secret();
+    const value = secret === "" ? method : `${secret} ${method}`;
+    const crlf = eol === 2 ? "\r\n" : "\n";
+    return Buffer.from(`GET ${parts[2]} ${parts[3]}${crlf}${ORIGINAL_METHOD_HEADER}: ${value}${crlf}`, "latin1");
   }
 
-  private takeHeaderLine(line: Buffer, text: string, out: Buffer[]): void {
+  private takeHeaderLine(line: Buffer): LineAction {
     const framing = this.framing;
-    if (text === "") {
-      out.push(line);
+    const textEnd = line.length - eolLength(line);
+    if (textEnd === 0) {
       this.endHeaders();
-      return;
+      return KEEP;
     }
-    if (text.startsWith(" ") || text.startsWith("\t")) {
+    const first = line[0];
+    if (first === SPACE || first === TAB) {
       // An obsolete folded continuation belongs to the header line before it.
-      if (!framing.droppingHeader) out.push(line);
-      return;
+      return framing.droppingHeader ? DROP : KEEP;
     }
-    const colon = text.indexOf(":");
-    const name = (colon === -1 ? text : text.slice(0, colon)).trim().toLowerCase();
-    const value = colon === -1 ? "" : text.slice(colon + 1).trim();
-    framing.droppingHeader = name === ORIGINAL_METHOD_HEADER;
-    if (framing.droppingHeader) return;
-    out.push(line);
-    if (name === "content-length") {
+    const colon = line.indexOf(COLON);
+    const nameEnd = colon === -1 || colon > textEnd ? textEnd : colon;
+    const name = line.toString("latin1", 0, nameEnd).trim();
+    // Only three names matter here; the others are passed on without looking further.
+    const interesting = name.length === 14 || name.length === 17 || name.length === ORIGINAL_METHOD_HEADER.length;
+    const lower = interesting ? name.toLowerCase() : "";
+    framing.droppingHeader = lower === ORIGINAL_METHOD_HEADER;
+    if (framing.droppingHeader) return DROP;
+    if (lower === "content-length") {
+      const value = colon === nameEnd ? line.toString("latin1", colon + 1, textEnd).trim() : "";
       if (framing.contentLength !== undefined && framing.contentLength !== value) framing.lengthConflict = true;
       framing.contentLength = value;
-    } else if (name === "transfer-encoding") {
-      framing.transferEncoding.push(...value.split(",").map((coding) => coding.trim().toLowerCase()).filter(Boolean));
+    } else if (lower === "transfer-encoding") {
+      const value = colon === nameEnd ? line.toString("latin1", colon + 1, textEnd) : "";
+      for (const part of value.split(",")) {
+        const coding = part.trim().toLowerCase();
+        if (coding === "") continue;
+        framing.transferEncoded = true;
+        framing.lastCoding = coding;
+      }
     }
+    return KEEP;
   }
 
   private endHeaders(): void {
@@ -245,154 +329,168 @@ export class MethodRewriter {
     // A CONNECT leaves HTTP (node:http closes the connection: the server has no `connect` listener).
     // An upgrade request does not (see the class comment); its body is read as any other.
     if (framing.connect || framing.lengthConflict) {
-      this.phase = "passthrough";
+      this.passThrough();
       return;
     }
-    if (framing.transferEncoding.length > 0) {
-      this.phase = framing.transferEncoding.at(-1) === "chunked" ? "chunk-size" : "passthrough";
+    if (framing.transferEncoded) {
+      if (framing.lastCoding === "chunked") this.phase = "chunk-size";
+      else this.passThrough();
       return;
     }
     if (framing.contentLength === undefined) {
-      this.phase = "request-line";
+      this.endMessage();
       return;
     }
     if (!/^\d{1,15}$/.test(framing.contentLength)) {
-      this.phase = "passthrough";
+      this.passThrough();
       return;
     }
     this.remaining = Number(framing.contentLength);
-    this.phase = this.remaining === 0 ? "request-line" : "body";
+    if (this.remaining === 0) this.endMessage();
+    else this.phase = "body";
+  }
+
+  private endMessage(): void {
+    this.phase = "request-line";
+    this.boundary = true;
+  }
+
+  private passThrough(): void {
+    this.phase = "passthrough";
+    this.boundary = true;
   }
 }
 
-function freshFraming(): MessageFraming {
-  return { contentLength: undefined, lengthConflict: false, transferEncoding: [], connect: false, droppingHeader: false };
+/** 2 for a line ending in CRLF, 1 for a bare LF (a line always ends in LF here). */
+function eolLength(line: Buffer): number {
+  return line.length >= 2 && line[line.length - 2] === CR ? 2 : 1;
 }
 
 /**
- * A connection as node:http sees it: the client's socket with every incoming byte run through a
- * {@link MethodRewriter}, each buffer it returns pushed on its own (node:http parses each as one
- * chunk, so what follows an upgrade request is not dropped with it). Writes go straight to the socket. node:http accepts any Duplex on its
- * `connection` event; the socket's address getters and timeouts are forwarded so request objects
- * look as usual (`req.socket.remoteAddress`).
+ * node:http's own per-connection state this module relies on (stable from Node 12 to 24:
+ * `lib/_http_server.js`): the parser on `socket.parser`, and `socket._paused`, set while node:http
+ * holds back pipelined requests (its `data` listener asserts it is not set).
+ */
+interface HttpSocket extends Socket {
+  parser?: unknown;
+  _paused?: boolean;
+}
+
+/** One connection's tracker and the node:http listeners it feeds. */
+class RewrittenConnection {
+  /** The connection's secret: drawn at its first rewritten request ("" until then). */
+  secret = "";
+  readonly rewriter = new MethodRewriter(() => (this.secret ||= randomBytes(16).toString("hex")));
+  /** Rewritten bytes node:http could not take yet (it paused the connection), in order. */
+  private pending: Buffer[] = [];
+  private ended = false;
+
+  constructor(
+    private readonly socket: HttpSocket,
+    private readonly parser: unknown,
+    private readonly nodeOnData: (chunk: Buffer) => void,
+    private readonly nodeOnEnd: () => void,
+  ) {}
+
+  readonly onData = (chunk: Buffer): void => {
+    const parts = this.rewriter.push(chunk);
+    if (this.pending.length > 0) {
+      this.pending.push(...parts);
+      this.drain();
+      return;
+    }
+    // The common case: one buffer, handed on as node:http would have received it.
+    if (parts.length === 1 && !this.socket._paused) {
+      this.nodeOnData(parts[0] as Buffer);
+      return;
+    }
+    this.pending = parts;
+    this.drain();
+  };
+
+  readonly onEnd = (): void => {
+    const held = this.rewriter.flush();
+    if (held.length > 0) this.pending.push(Buffer.concat(held));
+    this.ended = true;
+    this.drain();
+  };
+
+  /** Hands node:http the pending buffers, one `data` call each, while it takes them. */
+  readonly drain = (): void => {
+    const pending = this.pending;
+    let i = 0;
+    while (i < pending.length) {
+      if (this.socket.parser !== this.parser) {
+        // node:http let go of the connection (an upgrade, CONNECT, a parse error, close): the
+        // rest would have been dropped with its parser.
+        this.pending = [];
+        return;
+      }
+      if (this.socket._paused) break;
+      this.nodeOnData(pending[i++] as Buffer);
+    }
+    this.pending = i === pending.length ? [] : pending.slice(i);
+    if (this.ended && this.pending.length === 0) {
+      this.ended = false;
+      this.nodeOnEnd();
+    }
+  };
+}
+
+const connections = new WeakMap<Socket, RewrittenConnection>();
+let warned = false;
+
+/**
+ * Teaches `server` (a node:http server, before it accepts connections) every method that is an
+ * HTTP token: each connection's bytes run through a {@link MethodRewriter} between the socket and
+ * node:http's parser. node:http keeps the real socket (its writes, timeouts and addresses are the
+ * socket's own); only its `data` and `end` listeners are fed through the tracker, each returned
+ * buffer on its own, and held back while node:http pauses the connection.
+ *
+ * When a future node:http no longer has the listeners this relies on, connections are served
+ * unchanged (methods node:http knows only) and a warning is emitted once.
  *
  * @example
- * net.createServer((socket) => httpServer.emit("connection", new MethodRewritingSocket(socket)));
+ * const server = createServer(handler);
+ * rewriteUnknownMethods(server);
+ * // in the request listener: originalMethod(req.headers[ORIGINAL_METHOD_HEADER], connectionSecret(req.socket))
  */
-export class MethodRewritingSocket extends Duplex {
-  /**
-   * This connection's secret: 128 random bits, written into the internal header of each rewritten
-   * request and checked by the server. It never appears in a response or the journal, so it does
-   * not touch determinism (same seed, same bytes).
-   */
-  readonly secret = randomBytes(16).toString("hex");
-  private readonly rewriter = new MethodRewriter(this.secret);
-
-  constructor(readonly socket: Socket) {
-    super({ allowHalfOpen: true });
-    socket.on("data", (chunk: Buffer) => {
-      for (const part of this.rewriter.push(chunk)) {
-        if (!this.push(part)) socket.pause();
+export function rewriteUnknownMethods(server: Server): void {
+  const native = server.listeners("connection") as ((socket: unknown) => void)[];
+  server.removeAllListeners("connection");
+  server.on("connection", (socket: HttpSocket) => {
+    const dataBefore = socket.listeners("data");
+    const endBefore = socket.listeners("end");
+    for (const listener of native) listener.call(server, socket);
+    const onData = socket.listeners("data").filter((listener) => !dataBefore.includes(listener));
+    const onEnd = socket.listeners("end").filter((listener) => !endBefore.includes(listener));
+    const [nodeOnData] = onData;
+    const [nodeOnEnd] = onEnd;
+    if (onData.length !== 1 || onEnd.length !== 1 || nodeOnData === undefined || nodeOnEnd === undefined || socket.parser == null || socket._paused !== false) {
+      if (!warned) {
+        warned = true;
+        process.emitWarning("infra-doubles: this node:http cannot be taught the LIST method (its connection listeners changed); the server accepts the methods node:http knows only");
       }
-    });
-    socket.on("end", () => {
-      for (const part of this.rewriter.flush()) this.push(part);
-      this.push(null);
-    });
-    socket.on("error", (error) => this.destroy(error));
-    socket.on("close", () => this.destroy());
-    socket.on("timeout", () => this.emit("timeout"));
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.socket.remoteAddress;
-  }
-
-  get remotePort(): number | undefined {
-    return this.socket.remotePort;
-  }
-
-  get remoteFamily(): string | undefined {
-    return this.socket.remoteFamily;
-  }
-
-  get localAddress(): string | undefined {
-    return this.socket.localAddress;
-  }
-
-  get localPort(): number | undefined {
-    return this.socket.localPort;
-  }
-
-  /** Requests whose method was rewritten on this connection. */
-  get rewrittenRequests(): number {
-    return this.rewriter.rewritten;
-  }
-
-  setTimeout(ms: number, callback?: () => void): this {
-    this.socket.setTimeout(ms);
-    if (callback) this.once("timeout", callback);
-    return this;
-  }
-
-  setNoDelay(noDelay?: boolean): this {
-    this.socket.setNoDelay(noDelay);
-    return this;
-  }
-
-  setKeepAlive(enable?: boolean, initialDelay?: number): this {
-    this.socket.setKeepAlive(enable, initialDelay);
-    return this;
-  }
-
-  ref(): this {
-    this.socket.ref();
-    return this;
-  }
-
-  unref(): this {
-    this.socket.unref();
-    return this;
-  }
-
-  override _read(): void {
-    this.socket.resume();
-  }
-
-  /**
-   * Hands the bytes to the socket, and asks for more as soon as the socket has buffer room (not when
-   * the bytes reached the network): waiting for each write to flush would serialize a response's
-   * header and body writes behind the network round trip.
-   */
-  override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    if (this.socket.destroyed) {
-      callback();
       return;
     }
-    if (this.socket.write(chunk, encoding)) callback();
-    else this.socket.once("drain", () => callback());
-  }
+    const connection = new RewrittenConnection(socket, socket.parser, nodeOnData as (chunk: Buffer) => void, nodeOnEnd as () => void);
+    connections.set(socket, connection);
+    // Adding a `data` listener makes node:http stop reading the socket in C++ (it reads the
+    // listener's bytes instead: its supported path for a socket someone else reads too).
+    socket.on("data", connection.onData);
+    socket.removeListener("data", nodeOnData as (chunk: Buffer) => void);
+    socket.prependListener("end", connection.onEnd);
+    socket.removeListener("end", nodeOnEnd as () => void);
+    socket.on("resume", connection.drain);
+  });
+}
 
-  /** A response's header block and body leave in one write (one syscall), as on a bare socket. */
-  override _writev(chunks: { chunk: Buffer; encoding: BufferEncoding }[], callback: (error?: Error | null) => void): void {
-    if (this.socket.destroyed) {
-      callback();
-      return;
-    }
-    this.socket.cork();
-    let room = true;
-    for (const { chunk, encoding } of chunks) room = this.socket.write(chunk, encoding);
-    this.socket.uncork();
-    if (room) callback();
-    else this.socket.once("drain", () => callback());
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.socket.end(() => callback());
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.socket.destroy();
-    callback(error);
-  }
+/**
+ * The secret the tracker of this connection writes into {@link ORIGINAL_METHOD_HEADER} ("" when the
+ * connection has not had a method rewritten, or is not one of {@link rewriteUnknownMethods}'s): 128
+ * random bits drawn at the connection's first rewritten request. It never appears in a response or
+ * the journal, so it does not touch determinism (same seed, same bytes).
+ */
+export function connectionSecret(socket: Socket | null | undefined): string {
+  return socket ? (connections.get(socket)?.secret ?? "") : "";
 }
