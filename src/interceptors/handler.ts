@@ -7,7 +7,7 @@ import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultPlan, FaultSource } from "./faults.js";
 import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
-import { encodeHeaderValues } from "./header-values.js";
+import { encodeHeaderValues, headerValuesPrintable } from "./header-values.js";
 import type { EndpointNote, HttpService, Route, ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { JournalBody, RequestJournal, type JournalEntry } from "./journal.js";
 import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, mountOf, nearestInCatalog, routeEndpoint } from "./router.js";
@@ -265,6 +265,7 @@ async function faultResponse(plan: FaultPlan, service: HttpService, request: Sim
  * transport throw or split the header block.
  */
 function finalize(response: SimResponse): SimResponse {
+  if (headerValuesPrintable(response.headers)) return response;
   return { ...response, headers: encodeHeaderValues(response.headers) };
 }
 

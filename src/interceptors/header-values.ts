@@ -44,6 +44,21 @@ export const MAX_HEADER_VALUE_LENGTH = 4096;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
+ * Whether {@link encodeHeaderValues} would give back `headers` unchanged: every name an HTTP token,
+ * every value a printable ASCII string of at most {@link MAX_HEADER_VALUE_LENGTH} characters (what
+ * the services answer nearly always, so the handler copies nothing then).
+ * @example headerValuesPrintable({ "content-type": "application/json" }) // true
+ */
+export function headerValuesPrintable(headers: Readonly<Record<string, string>>): boolean {
+  for (const name in headers) {
+    if (!Object.hasOwn(headers, name)) return false;
+    const value: unknown = headers[name];
+    if (typeof value !== "string" || value.length > MAX_HEADER_VALUE_LENGTH || !TOKEN.test(name) || !PLAIN.test(value)) return false;
+  }
+  return true;
+}
+
+/**
  * The headers with every value passed through {@link encodeHeaderValue} and cut to
  * {@link MAX_HEADER_VALUE_LENGTH} characters. A name that is not an HTTP
  * token (only code names headers; none takes a name from the client) is dropped rather than sent.

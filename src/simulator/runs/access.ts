@@ -74,37 +74,36 @@ export function authenticate(state: RunsState, secret: string | undefined, opera
  * permissionLevel(ctx.state, caller, workspace) // "write"
  */
 export function permissionLevel(state: RunsState, caller: Caller, workspace: Workspace): PermissionLevel | null {
-  const levels: PermissionLevel[] = [];
+  // The highest rank (index in PERMISSION_LEVELS) among the grants found; -1: none. Counted without
+  // collecting the grants: this runs for every run a response shows (its permissions).
   const org = workspace.organization;
   if (caller.tokenKind === "organization") return caller.organization === org ? "admin" : null;
   if (caller.tokenKind === "team") {
     const team = caller.teamId === null ? undefined : state.teams[caller.teamId];
     if (team === undefined || team.organization !== org) return null;
-    addTeam(levels, team.id, team.organizationAccess, workspace);
-    return highest(levels);
+    return levelOfRank(teamRank(-1, team.id, team.organizationAccess, workspace));
   }
   const user = caller.userId === null ? undefined : state.users[caller.userId];
   if (user === undefined) return null;
-  const orgLevel = user.organizationAccess[org];
-  if (orgLevel !== undefined) levels.push(orgLevel);
-  const direct = workspace.permissions[user.id];
-  if (direct !== undefined) levels.push(direct);
-  for (const team of Object.values(state.teams)) {
-    if (team.organization === org && team.members.includes(user.id)) addTeam(levels, team.id, team.organizationAccess, workspace);
+  let best = higher(-1, user.organizationAccess[org]);
+  best = higher(best, workspace.permissions[user.id]);
+  for (const teamId in state.teams) {
+    const team = state.teams[teamId];
+    if (team !== undefined && team.organization === org && team.members.includes(user.id)) best = teamRank(best, team.id, team.organizationAccess, workspace);
   }
-  return highest(levels);
+  return levelOfRank(best);
 }
 
-function addTeam(levels: PermissionLevel[], teamId: string, orgAccess: PermissionLevel | null, workspace: Workspace): void {
-  if (orgAccess !== null) levels.push(orgAccess);
-  const grant = workspace.permissions[teamId];
-  if (grant !== undefined) levels.push(grant);
+function teamRank(best: number, teamId: string, orgAccess: PermissionLevel | null, workspace: Workspace): number {
+  return higher(higher(best, orgAccess ?? undefined), workspace.permissions[teamId]);
 }
 
-function highest(levels: readonly PermissionLevel[]): PermissionLevel | null {
-  let best = -1;
-  for (const level of levels) best = Math.max(best, PERMISSION_LEVELS.indexOf(level));
-  return best < 0 ? null : (PERMISSION_LEVELS[best] ?? null);
+function higher(best: number, level: PermissionLevel | undefined): number {
+  return level === undefined ? best : Math.max(best, PERMISSION_LEVELS.indexOf(level));
+}
+
+function levelOfRank(rank: number): PermissionLevel | null {
+  return rank < 0 ? null : (PERMISSION_LEVELS[rank] ?? null);
 }
 
 /**

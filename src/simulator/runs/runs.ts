@@ -5,7 +5,7 @@
  */
 import { enterState } from "../kernel/machine.js";
 import type { OperationContext } from "../kernel/simulator.js";
-import { can, requireCapability, type Caller } from "./access.js";
+import { can, levelAllows, permissionLevel, requireCapability, type Caller } from "./access.js";
 import { invalidAttribute, notFound } from "./errors.js";
 import { indexes } from "./indexes.js";
 import { mergeOutcome } from "./outcomes.js";
@@ -451,14 +451,18 @@ export function runActions(state: RunsState, run: Run, now: number): RunActions 
  */
 export function runPermissions(state: RunsState, caller: Caller, run: Run): RunPermissions {
   const workspace = state.workspaces[run.workspaceId];
-  const has = (capability: Parameters<typeof can>[3]): boolean => workspace !== undefined && caller.tokenKind !== "organization" && can(state, caller, workspace, capability);
+  // Organization tokens hold none of these (see `can`); the caller's level is found once, not per
+  // permission (every run a response shows asks).
+  const level = workspace === undefined || caller.tokenKind === "organization" ? null : permissionLevel(state, caller, workspace);
+  const apply = levelAllows(level, "apply-runs");
+  const admin = levelAllows(level, "admin");
   return {
-    canApply: has("apply-runs"),
-    canCancel: has("apply-runs"),
-    canComment: has("queue-plans"),
-    canDiscard: has("apply-runs"),
-    canForceExecute: has("apply-runs"),
-    canForceCancel: has("admin"),
-    canOverridePolicyCheck: has("admin"),
+    canApply: apply,
+    canCancel: apply,
+    canComment: levelAllows(level, "queue-plans"),
+    canDiscard: apply,
+    canForceExecute: apply,
+    canForceCancel: admin,
+    canOverridePolicyCheck: admin,
   };
 }
