@@ -64,3 +64,27 @@ row({
     };
   },
 });
+
+row({
+  // The transport's own cost: the same interception over a handler whose handle() gives back the
+  // stored run's response (computed once, untimed), so the figure leaves out what handle() costs.
+  // Against the first row, it splits a GET's cost between the transport and handle().
+  name: "GET run through fetch, interceptors transport over a precomputed answer vs raw @mswjs/interceptors",
+  clock: "cpu",
+  setup: async () => {
+    const { doubles, url, headers, reply, request } = await runGet();
+    const answer = await doubles.handler.handle(request);
+    const handler = Object.create(doubles.handler, { handle: { value: () => Promise.resolve(answer) } }) as typeof doubles.handler;
+    const { interceptWithInterceptors } = await import("../src/interceptors/transports/interceptors.js");
+    let interception: { stop(): void } | undefined;
+    return {
+      figure: {
+        label: "interceptWithInterceptors, precomputed answer",
+        before: () => (interception = interceptWithInterceptors(handler)),
+        run: () => fetchText(url, headers),
+        after: () => interception?.stop(),
+      },
+      anchor: await rawInterceptors(url, reply, headers),
+    };
+  },
+});
