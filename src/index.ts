@@ -6,12 +6,13 @@
  * @module infra-doubles
  */
 export * from "./simulator/index.js";
-export { createHandler, type Handler, type HandlerOptions } from "./interceptors/handler.js";
+export { createHandler, type AnswerObserver, type Handler, type HandlerOptions } from "./interceptors/handler.js";
 export {
   DEFAULT_JOURNAL_BODY_BYTES,
   DEFAULT_JOURNAL_LIMIT,
   JournalBody,
   JournalEntry,
+  MASK,
   RequestJournal,
   formatJournal,
   maskHeaders,
@@ -21,10 +22,10 @@ export {
   type JournalFilter,
   type JournalOptions,
 } from "./interceptors/journal.js";
-export type { HttpService, Route, RouteContext, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
-export { INTERCEPTED_METHODS, interceptWithNock, type NockInterception } from "./interceptors/nock-adapter.js";
+export type { EndpointNote, HttpService, RequestBodyLimit, Route, RouteContext, RouteDoc, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
+export { ANY_METHOD, INTERCEPTED_METHODS, interceptWithNock, type NockInterception, type TransportOptions } from "./interceptors/nock-adapter.js";
 export { interceptWithInterceptors, type Interception } from "./interceptors/transports/interceptors.js";
-export type { UnhandledRequestPrint, UnhandledRequestStrategy } from "./interceptors/transports/unhandled.js";
+export type { UnhandledAction, UnhandledRequestPrint, UnhandledRequestStrategy } from "./interceptors/transports/unhandled.js";
 export { METHOD_OVERRIDE_HEADER, startServer, type RunningServer, type ServerOptions } from "./interceptors/server.js";
 export {
   DoublesCore,
@@ -34,8 +35,10 @@ export {
   type DoublesCoreOptions,
   type InterceptOptions,
   type ListenOptions,
+  type SplitListenOptions,
+  type SplitServers,
 } from "./scenarios/doubles-core.js";
-export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type PluginControlRoutes } from "./interceptors/control.js";
+export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type FaultControl, type PluginControlRoutes } from "./interceptors/control.js";
 export type { ServicePlugin } from "./scenarios/plugin.js";
 export {
   COVERAGE_FORMAT,
@@ -70,5 +73,5 @@ export * as secrets from "./simulator/secrets/index.js";
 export * from "./scenarios/runs/index.js";
 export * as runs from "./simulator/runs/index.js";
 export { FaultSet, type FaultHandle, type FaultView } from "./scenarios/faults/fault-set.js";
-export type { FaultDefinition, FaultTime } from "./scenarios/faults/fault-definition.js";
-export { CONNECTION_FAULTS, type ConnectionFault, type FaultAnswer, type FaultAnswerOptions } from "./interceptors/faults.js";
+export type { FaultDefinition, FaultTarget, FaultTime } from "./scenarios/faults/fault-definition.js";
+export { CONNECTION_FAULTS, type ConnectionFault, type FaultAnswer, type FaultAnswerOptions, type FaultPlan, type FaultQuery, type FaultSource } from "./interceptors/faults.js";

@@ -263,6 +263,7 @@ export class JournalEntry {
    */
   readonly configurationFiles?: readonly string[];
 
+  /** @internal Entries are made by the journal (`RequestJournal`), never by users. */
   constructor(seq: number, record: JournalRecord) {
     this.seq = seq;
     this.at = record.at;
@@ -367,7 +368,7 @@ export class RequestJournal implements Iterable<JournalEntry> {
     this.maxBodyBytes = checkCount("journal.maxBodyBytes", options.maxBodyBytes ?? DEFAULT_JOURNAL_BODY_BYTES);
   }
 
-  /** Appends one entry (dropping the oldest beyond the limit). */
+  /** @internal Appends one entry (dropping the oldest beyond the limit); the transports record, users read. */
   record(record: JournalRecord): void {
     this.seq++;
     if (this.limit === 0) return;

@@ -102,7 +102,8 @@ export {
   type ModelUrls,
   type ResolvedTarget,
 } from "./models/common.js";
-export { runOutcome, runsCommands, runsModelSetup, type RunsCommandsOptions, type RunsModel, type RunsWorld } from "./models/runs-model.js";
-export { tokensCommands, tokensModelSetup, type ModelToken, type TokensCommandsOptions, type TokensModel, type TokensWorld } from "./models/tokens-model.js";
-export { secretsCommands, secretsModelSetup, type ModelLease, type SecretsCommandsOptions, type SecretsModel, type SecretsWorld } from "./models/secrets-model.js";
+export { runOutcome, runsCommands, runsModelSetup, type RunsCommand, type RunsCommandsOptions, type RunsModel, type RunsWorld } from "./models/runs-model.js";
+export { tokensCommands, tokensModelSetup, type ModelToken, type TokensCommand, type TokensCommandsOptions, type TokensModel, type TokensWorld } from "./models/tokens-model.js";
+export { secretsCommands, secretsModelSetup, type ModelLease, type SecretsCommand, type SecretsCommandsOptions, type SecretsModel, type SecretsWorld } from "./models/secrets-model.js";
 export { describeTimeline, faultStep, playStep, timeline, type TimelineOptions, type TimelineStep } from "./timelines.js";
+export type { SecretsFieldKind } from "../interceptors/secrets/request.js";

@@ -32,7 +32,6 @@ import {
 } from "./state.js";
 import { dict } from "../kernel/dict.js";
 
-type Ctx = OperationContext<AccessControlState>;
 
 /** A policy to create. */
 export interface PolicyInput {
@@ -80,7 +79,7 @@ function uniqueName<T extends { name: string; namespace: string }>(records: Reco
   return !Object.values(records).some((r) => r.name === name && r.namespace === namespace);
 }
 
-function fixtureId(ctx: Ctx, given: string | undefined, taken: (id: string) => boolean, operation: string): string {
+function fixtureId(ctx: OperationContext<AccessControlState>, given: string | undefined, taken: (id: string) => boolean, operation: string): string {
   if (given !== undefined) {
     if (!isUuid(given)) throw invalid(operation, `ID "${given}" is not a valid UUID`);
     if (taken(given)) throw invalid(operation, `ID "${given}" is already in use`);
@@ -105,7 +104,7 @@ function policyHash(policy: Omit<PolicyRecord, "hash">): string {
  * @throws {DomainError} `invalid` for a duplicate name in the namespace, a bad ID or an unknown namespace.
  * @example createPolicy(ctx, { name: "acl-read", rules: 'acl = "read"' })
  */
-export function createPolicy(ctx: Ctx, input: PolicyInput): PolicyRecord {
+export function createPolicy(ctx: OperationContext<AccessControlState>, input: PolicyInput): PolicyRecord {
   const operation = "create policy";
   const namespace = input.namespace ?? DEFAULT_NAMESPACE;
   checkNamespaceExists(ctx.state, namespace, operation);
@@ -133,7 +132,7 @@ export function createPolicy(ctx: Ctx, input: PolicyInput): PolicyRecord {
  * @throws {DomainError} `invalid` for an unknown policy or a name already taken.
  * @example updatePolicy(ctx, policyId, { name: "acl-readers" })
  */
-export function updatePolicy(ctx: Ctx, id: string, changes: Partial<Pick<PolicyInput, "name" | "rules" | "description" | "datacenters">>): PolicyRecord {
+export function updatePolicy(ctx: OperationContext<AccessControlState>, id: string, changes: Partial<Pick<PolicyInput, "name" | "rules" | "description" | "datacenters">>): PolicyRecord {
   const operation = "update policy";
   const existing = ctx.state.policies[id];
   if (!existing) throw invalid(operation, `Cannot find policy ${id}`);
@@ -158,7 +157,7 @@ export function updatePolicy(ctx: Ctx, id: string, changes: Partial<Pick<PolicyI
  * @throws {DomainError} `invalid` for a bad or duplicate name, unknown policies or bad identities.
  * @example createRole(ctx, { name: "readers", policies: [{ name: "acl-read" }] })
  */
-export function createRole(ctx: Ctx, input: RoleInput): RoleRecord {
+export function createRole(ctx: OperationContext<AccessControlState>, input: RoleInput): RoleRecord {
   const operation = "create role";
   const namespace = input.namespace ?? DEFAULT_NAMESPACE;
   checkNamespaceExists(ctx.state, namespace, operation);
@@ -190,7 +189,7 @@ export function createRole(ctx: Ctx, input: RoleInput): RoleRecord {
  * @returns whether it existed.
  * @example deleteRole(ctx, roleId) // true
  */
-export function deleteRole(ctx: Ctx, id: string): boolean {
+export function deleteRole(ctx: OperationContext<AccessControlState>, id: string): boolean {
   if (!ctx.state.roles[id]) return false;
   delete ctx.state.roles[id];
   nextIndex(ctx.state);
@@ -203,7 +202,7 @@ export function deleteRole(ctx: Ctx, id: string): boolean {
  * fields-based method, or a max token TTL outside 1 minute to 24 hours.
  * @example createAuthMethod(ctx, { name: "k8s", type: "kubernetes", maxTokenTtlMs: 3_600_000 })
  */
-export function createAuthMethod(ctx: Ctx, input: AuthMethodInput): AuthMethodRecord {
+export function createAuthMethod(ctx: OperationContext<AccessControlState>, input: AuthMethodInput): AuthMethodRecord {
   const operation = "create auth method";
   const namespace = input.namespace ?? DEFAULT_NAMESPACE;
   checkNamespaceExists(ctx.state, namespace, operation);
@@ -245,7 +244,7 @@ export function createAuthMethod(ctx: Ctx, input: AuthMethodInput): AuthMethodRe
  * @example registerBearerToken(ctx, { name: "k8s" }, "jwt-web", { name: "web", namespace: "default" })
  */
 export function registerBearerToken(
-  ctx: Ctx,
+  ctx: OperationContext<AccessControlState>,
   method: { readonly name: string; readonly namespace?: string },
   bearerToken: string,
   input: ServiceAccountIdentityInput | ClaimsInput,
@@ -261,7 +260,7 @@ export function registerBearerToken(
  * Makes an auth method stop accepting `bearerToken`. Returns whether it did.
  * @example revokeBearerToken(ctx, { name: "k8s" }, "jwt-web") // true
  */
-export function revokeBearerToken(ctx: Ctx, method: { readonly name: string; readonly namespace?: string }, bearerToken: string): boolean {
+export function revokeBearerToken(ctx: OperationContext<AccessControlState>, method: { readonly name: string; readonly namespace?: string }, bearerToken: string): boolean {
   const record = ctx.state.authMethods[authMethodKey(method.namespace ?? DEFAULT_NAMESPACE, method.name)];
   if (!record || !(bearerToken in record.bearerTokens)) return false;
   delete record.bearerTokens[bearerToken];
@@ -274,7 +273,7 @@ export function revokeBearerToken(ctx: Ctx, method: { readonly name: string; rea
  * @example createNamespace(ctx, { name: "team-a", defaultPolicies: [{ name: "acl-read" }] })
  */
 export function createNamespace(
-  ctx: Ctx,
+  ctx: OperationContext<AccessControlState>,
   input: { readonly name: string; readonly description?: string; readonly defaultPolicies?: readonly LinkInput[]; readonly defaultRoles?: readonly LinkInput[] },
 ): NamespaceRecord {
   const operation = "create namespace";
@@ -304,7 +303,7 @@ export function createNamespace(
  * that are not positive and ordered.
  * @example configure(ctx, { namespaces: true, localDatacenter: "eu-1" })
  */
-export function configure(ctx: Ctx, changes: Partial<AccessControlSettings>): AccessControlSettings {
+export function configure(ctx: OperationContext<AccessControlState>, changes: Partial<AccessControlSettings>): AccessControlSettings {
   const next: AccessControlSettings = { ...ctx.state.settings, ...changes };
   if (changes.datacenters === undefined && changes.localDatacenter !== undefined && !next.datacenters.includes(next.localDatacenter)) {
     next.datacenters = [...next.datacenters, next.localDatacenter];

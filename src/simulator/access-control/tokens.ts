@@ -84,7 +84,6 @@ export interface TokenListFilters {
   readonly authMethodNamespace?: string | undefined;
 }
 
-type Ctx = OperationContext<AccessControlState>;
 
 interface SetOptions {
   readonly create: boolean;
@@ -101,7 +100,7 @@ function uuidRefusal(operation: string, field: "AccessorID" | "SecretID", value:
   if (taken) throw invalid(operation, `Invalid Token: ${field} is already in use`);
 }
 
-function freshUuid(ctx: Ctx): string {
+function freshUuid(ctx: OperationContext<AccessControlState>): string {
   for (;;) {
     const id = ctx.ids.uuid();
     if (!isReservedId(id) && ctx.state.tokens[id] === undefined && ctx.state.secrets[id] === undefined) return id;
@@ -124,7 +123,7 @@ export function tokenHash(token: Omit<TokenRecord, "hash">): string {
   });
 }
 
-function checkExpiry(ctx: Ctx, createTime: number, input: TokenInput, operation: string): number | null {
+function checkExpiry(ctx: OperationContext<AccessControlState>, createTime: number, input: TokenInput, operation: string): number | null {
   const { minExpirationTtlMs: min, maxExpirationTtlMs: max } = ctx.state.settings;
   let expirationTime = input.expirationTime ?? null;
   const ttl = input.expirationTtlMs ?? 0;
@@ -153,7 +152,7 @@ function checkExpiry(ctx: Ctx, createTime: number, input: TokenInput, operation:
  * checks. Returns the stored record.
  * @example setToken(ctx, { description: "x" }, "default", { create: true, fromLogin: false, operation: "create token" })
  */
-export function setToken(ctx: Ctx, input: TokenInput, namespace: string, options: SetOptions): TokenRecord {
+export function setToken(ctx: OperationContext<AccessControlState>, input: TokenInput, namespace: string, options: SetOptions): TokenRecord {
   const { state } = ctx;
   const { operation } = options;
   let accessorId: string;
@@ -247,7 +246,7 @@ export function setToken(ctx: Ctx, input: TokenInput, namespace: string, options
  * Removes a token and its pending expiry move.
  * @example removeToken(ctx, ctx.state.tokens[accessorId])
  */
-export function removeToken(ctx: Ctx, token: TokenRecord): void {
+export function removeToken(ctx: OperationContext<AccessControlState>, token: TokenRecord): void {
   const { state } = ctx;
   delete state.tokens[token.accessorId];
   if (state.secrets[token.secretId] === token.accessorId) delete state.secrets[token.secretId];
@@ -267,7 +266,7 @@ export function removeToken(ctx: Ctx, token: TokenRecord): void {
  * prefix, ids in use, unknown links, identity names, expiry bounds, `AuthMethod` given).
  * @example createToken(ctx, { secret: bootstrapSecret }, { description: "ci", policies: [{ name: "acl-read" }], expirationTtlMs: 3_600_000 })
  */
-export function createToken(ctx: Ctx, scope: RequestScope, input: TokenInput): TokenView {
+export function createToken(ctx: OperationContext<AccessControlState>, scope: RequestScope, input: TokenInput): TokenView {
   const operation = "create token";
   checkNamespaceParameter(ctx.state, scope, operation);
   const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
@@ -288,7 +287,7 @@ export function createToken(ctx: Ctx, scope: RequestScope, input: TokenInput): T
  * `Cannot change expiration time of <id>`, and the create rules for links and identities.
  * @example updateToken(ctx, { secret: bootstrapSecret }, accessorId, { description: "renamed", local: false })
  */
-export function updateToken(ctx: Ctx, scope: RequestScope, accessorId: string, input: TokenInput): TokenView {
+export function updateToken(ctx: OperationContext<AccessControlState>, scope: RequestScope, accessorId: string, input: TokenInput): TokenView {
   const operation = "update token";
   checkNamespaceParameter(ctx.state, scope, operation);
   const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
@@ -308,7 +307,7 @@ export function updateToken(ctx: Ctx, scope: RequestScope, accessorId: string, i
  * @example cloneToken(ctx, { secret: bootstrapSecret }, accessorId, { description: "copy" })
  */
 export function cloneToken(
-  ctx: Ctx,
+  ctx: OperationContext<AccessControlState>,
   scope: RequestScope,
   accessorId: string,
   input: { readonly description?: string | undefined; readonly namespace?: string | undefined },
@@ -349,7 +348,7 @@ export function cloneToken(
  * own token.
  * @example deleteToken(ctx, { secret: bootstrapSecret }, accessorId) // true
  */
-export function deleteToken(ctx: Ctx, scope: RequestScope, accessorId: string): true {
+export function deleteToken(ctx: OperationContext<AccessControlState>, scope: RequestScope, accessorId: string): true {
   const operation = "delete token";
   checkNamespaceParameter(ctx.state, scope, operation);
   const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
@@ -462,7 +461,7 @@ export function listTokens(ctx: ReadContext<AccessControlState>, scope: RequestS
  * The expiry move: revokes the token when the clock reaches its ExpirationTime (scheduled at it).
  * @example expireToken(ctx, accessorId) // no-op unless its ExpirationTime has been reached
  */
-export function expireToken(ctx: Ctx, accessorId: string): void {
+export function expireToken(ctx: OperationContext<AccessControlState>, accessorId: string): void {
   delete ctx.state.expiryMoves[accessorId];
   const token = ctx.state.tokens[accessorId];
   if (!token || !isExpired(token, ctx.now)) return;

@@ -29,7 +29,6 @@ import {
 } from "./state.js";
 import { dict } from "../kernel/dict.js";
 
-type Ctx = OperationContext<RunsState>;
 
 /**
  * Name of the timed move that completes a VCS fetch.
@@ -81,7 +80,7 @@ export function visibleConfigurationVersion(state: RunsState, caller: Caller, id
  * @example createConfigurationVersion(ctx, caller, "ws-abc", { autoQueueRuns: false })
  */
 export function createConfigurationVersion(
-  ctx: Ctx,
+  ctx: OperationContext<RunsState>,
   caller: Caller,
   workspaceId: string,
   input: ConfigurationVersionInput,
@@ -145,7 +144,7 @@ export const UNPROCESSABLE_ARCHIVE = "unprocessable_archive";
  * @example
  * const { run } = uploadArchive(ctx, version.uploadToken ?? "", bytes); // run queued unless auto-queue-runs is false
  */
-export function uploadArchive(ctx: Ctx, token: string, bytes: Uint8Array): UploadResult {
+export function uploadArchive(ctx: OperationContext<RunsState>, token: string, bytes: Uint8Array): UploadResult {
   const lookup = indexes(ctx.state);
   const versionId = Object.prototype.hasOwnProperty.call(lookup.versionByUploadToken, token) ? lookup.versionByUploadToken[token] : undefined;
   const version = versionId === undefined ? undefined : ctx.state.configurationVersions[versionId];
@@ -174,7 +173,7 @@ function takeUploadOutcome(state: RunsState, workspace: Workspace): UploadOutcom
   return workspace.nextUploadOutcomes.shift() ?? state.settings.uploadOutcome;
 }
 
-function autoQueue(ctx: Ctx, version: ConfigurationVersion, workspace: Workspace, message: string): Run {
+function autoQueue(ctx: OperationContext<RunsState>, version: ConfigurationVersion, workspace: Workspace, message: string): Run {
   return queueRun(ctx, {
     workspace,
     configurationVersion: version,
@@ -211,7 +210,7 @@ export interface CommitInput {
  * @example
  * pushCommit(ctx, { workspaceId: "ws-abc", message: "Add bucket", archive: bytes }); // status "fetching"
  */
-export function pushCommit(ctx: Ctx, input: CommitInput): ConfigurationVersion {
+export function pushCommit(ctx: OperationContext<RunsState>, input: CommitInput): ConfigurationVersion {
   const workspace = ctx.state.workspaces[input.workspaceId];
   if (workspace === undefined) throw new UsageError(`runs: unknown workspace "${input.workspaceId}"`);
   const repo = workspace.vcsRepo;
@@ -287,7 +286,7 @@ export function pushCommit(ctx: Ctx, input: CommitInput): ConfigurationVersion {
   return version;
 }
 
-function createVcsUser(ctx: Ctx, username: string): { id: string } {
+function createVcsUser(ctx: OperationContext<RunsState>, username: string): { id: string } {
   const id = ctx.ids.prefixed("user-");
   ctx.state.users[id] = {
     id,
@@ -311,7 +310,7 @@ function createVcsUser(ctx: Ctx, username: string): { id: string } {
  * @example
  * completeFetch(ctx, "cv-abc").status // "uploaded" (and a run is queued)
  */
-export function completeFetch(ctx: Ctx, configurationVersionId: string): ConfigurationVersion {
+export function completeFetch(ctx: OperationContext<RunsState>, configurationVersionId: string): ConfigurationVersion {
   const version = ctx.state.configurationVersions[configurationVersionId];
   if (version === undefined || version.status !== "fetching") {
     throw new UsageError(`runs: configuration version ${configurationVersionId} is not fetching`);
@@ -350,7 +349,7 @@ export function completeFetch(ctx: Ctx, configurationVersionId: string): Configu
  * @example
  * const definition = { ...runsDefinition, moves: { [VCS_FETCH_MOVE]: vcsFetchMove } };
  */
-export function vcsFetchMove(ctx: Ctx, payload: MovePayload): void {
+export function vcsFetchMove(ctx: OperationContext<RunsState>, payload: MovePayload): void {
   const { configurationVersionId } = payload as { configurationVersionId: string };
   const version = ctx.state.configurationVersions[configurationVersionId];
   if (version === undefined || version.status !== "fetching") return;
@@ -374,7 +373,7 @@ export function isUsable(version: ConfigurationVersion): boolean {
  * @example
  * archiveConfigurationVersion(ctx, caller, "cv-abc").status // "archived"
  */
-export function archiveConfigurationVersion(ctx: Ctx, caller: Caller, id: string): ConfigurationVersion {
+export function archiveConfigurationVersion(ctx: OperationContext<RunsState>, caller: Caller, id: string): ConfigurationVersion {
   const operation = "archive configuration version";
   const version = visibleConfigurationVersion(ctx.state, caller, id, operation);
   const workspace = ctx.state.workspaces[version.workspaceId];
@@ -401,7 +400,7 @@ export function archiveConfigurationVersion(ctx: Ctx, caller: Caller, id: string
  * @example
  * const { token, expiresAt } = createDownloadLink(ctx, caller, "cv-abc");
  */
-export function createDownloadLink(ctx: Ctx, caller: Caller, id: string): DownloadLink {
+export function createDownloadLink(ctx: OperationContext<RunsState>, caller: Caller, id: string): DownloadLink {
   return linkTo(ctx, visibleConfigurationVersion(ctx.state, caller, id, DOWNLOAD));
 }
 
@@ -413,7 +412,7 @@ export function createDownloadLink(ctx: Ctx, caller: Caller, id: string): Downlo
  * @example
  * const { token } = createRunDownloadLink(ctx, caller, "run-abc");
  */
-export function createRunDownloadLink(ctx: Ctx, caller: Caller, runId: string): DownloadLink {
+export function createRunDownloadLink(ctx: OperationContext<RunsState>, caller: Caller, runId: string): DownloadLink {
   const run = visibleRun(ctx.state, caller, runId, DOWNLOAD);
   const version = ctx.state.configurationVersions[run.configurationVersionId];
   if (version === undefined) throw notFound(DOWNLOAD, runId);
@@ -422,7 +421,7 @@ export function createRunDownloadLink(ctx: Ctx, caller: Caller, runId: string): 
 
 const DOWNLOAD = "download configuration files";
 
-function linkTo(ctx: Ctx, version: ConfigurationVersion): DownloadLink {
+function linkTo(ctx: OperationContext<RunsState>, version: ConfigurationVersion): DownloadLink {
   const id = version.id;
   if (version.status !== "uploaded" || version.blobKey === null) throw notFound(DOWNLOAD, id);
   for (const [token, link] of Object.entries(ctx.state.downloadLinks)) {

@@ -9,7 +9,6 @@ import { requireSiteAdmin, type Caller } from "./access.js";
 import { invalidAttribute, notFound } from "./errors.js";
 import { nextSeq, type EngineVersion, type RunsState } from "./state.js";
 
-type Ctx = OperationContext<RunsState>;
 
 /** Attributes of an engine version (all optional on update: omitted ones keep their value). */
 export interface EngineVersionInput {
@@ -114,7 +113,7 @@ function isHttpUrl(text: string): boolean {
  *   `deprecated`.
  * @example createEngineVersion(ctx, admin, { version: "1.10.0", url: "https://.../engine.zip", sha: "ab12..." })
  */
-export function createEngineVersion(ctx: Ctx, caller: Caller, input: EngineVersionInput): EngineVersion {
+export function createEngineVersion(ctx: OperationContext<RunsState>, caller: Caller, input: EngineVersionInput): EngineVersion {
   const operation = "create engine version";
   requireSiteAdmin(caller, operation);
   for (const required of ENGINE_VERSION_REQUIRED) {
@@ -146,7 +145,7 @@ export function createEngineVersion(ctx: Ctx, caller: Caller, input: EngineVersi
  * @example
  * updateEngineVersion(ctx, admin, "tool-abc", { enabled: false })
  */
-export function updateEngineVersion(ctx: Ctx, caller: Caller, id: string, input: EngineVersionInput): EngineVersion {
+export function updateEngineVersion(ctx: OperationContext<RunsState>, caller: Caller, id: string, input: EngineVersionInput): EngineVersion {
   const operation = "update engine version";
   requireSiteAdmin(caller, operation);
   const existing = ctx.state.engineVersions[id];
@@ -180,7 +179,7 @@ export function updateEngineVersion(ctx: Ctx, caller: Caller, id: string, input:
  * @example
  * deleteEngineVersion(ctx, admin, "tool-abc");
  */
-export function deleteEngineVersion(ctx: Ctx, caller: Caller, id: string): void {
+export function deleteEngineVersion(ctx: OperationContext<RunsState>, caller: Caller, id: string): void {
   const operation = "delete engine version";
   requireSiteAdmin(caller, operation);
   const existing = ctx.state.engineVersions[id];

@@ -22,7 +22,6 @@ import {
 } from "./state.js";
 import { dict } from "../kernel/dict.js";
 
-type Ctx = OperationContext<RunsState>;
 
 /** Input of {@link createOrganization}. */
 export interface OrganizationInput {
@@ -36,7 +35,7 @@ export interface OrganizationInput {
  * @example
  * createOrganization(ctx, { name: "acme" }).name // "acme"
  */
-export function createOrganization(ctx: Ctx, input: OrganizationInput): Organization {
+export function createOrganization(ctx: OperationContext<RunsState>, input: OrganizationInput): Organization {
   if (!/^[A-Za-z0-9_-]+$/.test(input.name)) throw new UsageError(`runs: organization name ${JSON.stringify(input.name)} may hold only letters, digits, "-" and "_"`);
   if (ctx.state.organizations[input.name]) throw new UsageError(`runs: organization "${input.name}" already exists`);
   const org: Organization = { name: input.name, email: input.email ?? `admin@${input.name}.example`, createdAt: ctx.now };
@@ -62,7 +61,7 @@ export interface WorkspaceInput {
  * @example
  * const ws = createWorkspace(ctx, { organization: "acme", name: "prod", autoApply: true });
  */
-export function createWorkspace(ctx: Ctx, input: WorkspaceInput): Workspace {
+export function createWorkspace(ctx: OperationContext<RunsState>, input: WorkspaceInput): Workspace {
   const org = ctx.state.organizations[input.organization];
   if (!org) throw new UsageError(`runs: unknown organization "${input.organization}"`);
   const id = ctx.ids.prefixed("ws-");
@@ -156,7 +155,7 @@ export interface UserInput {
  * @example
  * const user = createUser(ctx, { username: "alice", permissions: { [ws.id]: "write" } });
  */
-export function createUser(ctx: Ctx, input: UserInput = {}): User {
+export function createUser(ctx: OperationContext<RunsState>, input: UserInput = {}): User {
   const id = ctx.ids.prefixed("user-");
   const username = input.username ?? `user-${ctx.ids.string(6, "abcdefghijklmnopqrstuvwxyz0123456789")}`;
   if (indexes(ctx.state).userByUsername[username] !== undefined) throw new UsageError(`runs: username "${username}" is taken`);
@@ -197,7 +196,7 @@ export interface TeamInput {
  * @example
  * const team = createTeam(ctx, { organization: "acme", members: [user.id], permissions: { [ws.id]: "admin" } });
  */
-export function createTeam(ctx: Ctx, input: TeamInput): Team {
+export function createTeam(ctx: OperationContext<RunsState>, input: TeamInput): Team {
   if (!ctx.state.organizations[input.organization]) throw new UsageError(`runs: unknown organization "${input.organization}"`);
   for (const member of input.members ?? []) if (!ctx.state.users[member]) throw new UsageError(`runs: unknown user "${member}"`);
   if (input.organizationAccess) checkLevel(input.organizationAccess);
@@ -222,7 +221,7 @@ export function createTeam(ctx: Ctx, input: TeamInput): Team {
  * @example
  * grant(ctx, user.id, ws.id, "plan");
  */
-export function grant(ctx: Ctx, principalId: string, workspaceId: string, level: PermissionLevel): void {
+export function grant(ctx: OperationContext<RunsState>, principalId: string, workspaceId: string, level: PermissionLevel): void {
   const workspace = ctx.state.workspaces[workspaceId];
   if (!workspace) throw new UsageError(`runs: unknown workspace "${workspaceId}"`);
   checkLevel(level);
@@ -254,7 +253,7 @@ export interface TokenInput {
  * @example
  * const { secret } = createToken(ctx, { kind: "team", owner: team.id });
  */
-export function createToken(ctx: Ctx, input: TokenInput): Token {
+export function createToken(ctx: OperationContext<RunsState>, input: TokenInput): Token {
   const owner =
     input.kind === "user" ? ctx.state.users[input.owner] : input.kind === "team" ? ctx.state.teams[input.owner] : ctx.state.organizations[input.owner];
   if (!owner) throw new UsageError(`runs: no ${input.kind} "${input.owner}" to issue a ${input.kind} token for`);

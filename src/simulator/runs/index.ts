@@ -54,7 +54,7 @@ export {
   UNPROCESSABLE_ARCHIVE,
 } from "./configuration-versions.js";
 export { MAX_CONFIGURATION_BYTES, readConfigurationArchive, type ArchiveReading, type ArchivedFile } from "./configuration-archive.js";
-export { createRun, listRuns, listRunsPage, type RunListPage, operationOf, queueRun, runActions, runPermissions, visibleRun, type CreateRunInput, type RunActions, type RunListQuery, type RunPermissions } from "./runs.js";
+export { createRun, listRuns, listRunsPage, type RunListPage, operationOf, queueRun, type QueueRunInput, runActions, runPermissions, visibleRun, type CreateRunInput, type RunActions, type RunListQuery, type RunPermissions } from "./runs.js";
 export { applyRun, cancelRun, discardRun, forceCancelRun, forceExecuteRun, type RunAction } from "./run-actions.js";
 export { autoApplies, dispatch, isDiscardable, isPaused, needsWorkspace, nextAutomatic, step } from "./progression.js";
 export {
@@ -67,7 +67,19 @@ export {
   type EngineVersionInput,
   type EngineVersionQuery,
 } from "./engine-versions.js";
-export { createOrganization, createTeam, createToken, createUser, createWorkspace, grant } from "./fixtures.js";
+export {
+  createOrganization,
+  createTeam,
+  createToken,
+  createUser,
+  createWorkspace,
+  grant,
+  type OrganizationInput,
+  type TeamInput,
+  type TokenInput,
+  type UserInput,
+  type WorkspaceInput,
+} from "./fixtures.js";
 export { RUNS } from "./errors.js";
 export type * from "./state.js";
 export { PERMISSION_LEVELS, RUN_OPERATIONS, RUN_SOURCES } from "./state.js";

@@ -18,7 +18,6 @@ import { configurationVersionMachine } from "./configuration-version-machine.js"
 import { indexes } from "./indexes.js";
 import { type ResourceCounts, type Run, type RunsState, type Workspace } from "./state.js";
 
-type Ctx = OperationContext<RunsState>;
 
 /**
  * Name of the timed move that makes a run's next automatic step.
@@ -204,7 +203,7 @@ export function dwellMs(run: Run): number {
  * @example
  * run.outcome = mergeOutcome(run.outcome, { progression: "immediate" }); reschedule(ctx, run);
  */
-export function reschedule(ctx: Ctx, run: Run): void {
+export function reschedule(ctx: OperationContext<RunsState>, run: Run): void {
   if (run.pendingMove !== null) {
     ctx.cancel(run.pendingMove);
     run.pendingMove = null;
@@ -228,7 +227,7 @@ export function reschedule(ctx: Ctx, run: Run): void {
  * @example
  * const definition = { ...runsDefinition, moves: { [RUN_STEP_MOVE]: runStepMove } };
  */
-export function runStepMove(ctx: Ctx, payload: MovePayload): void {
+export function runStepMove(ctx: OperationContext<RunsState>, payload: MovePayload): void {
   const { runId, status } = payload as { runId: string; status: string };
   const run = ctx.state.runs[runId];
   if (run === undefined || run.status !== status) return;
@@ -244,7 +243,7 @@ export function runStepMove(ctx: Ctx, payload: MovePayload): void {
  * @example
  * step(ctx, "run-abc") // "fetching"
  */
-export function step(ctx: Ctx, runId: string): RunStatus {
+export function step(ctx: OperationContext<RunsState>, runId: string): RunStatus {
   const run = ctx.state.runs[runId];
   if (run === undefined) throw new UsageError(`runs: no run "${runId}"`);
   const next = nextAutomatic(ctx.state, run);
@@ -260,7 +259,7 @@ export function step(ctx: Ctx, runId: string): RunStatus {
  * @example
  * take(ctx, run, "discard"); // run.status === "discarded"
  */
-export function take(ctx: Ctx, run: Run, event: RunEvent): void {
+export function take(ctx: OperationContext<RunsState>, run: Run, event: RunEvent): void {
   const from = run.status;
   const to = takeTransition(ctx, runMachine, from, event, { resource: run.id });
   run.status = to;
@@ -281,7 +280,7 @@ export function take(ctx: Ctx, run: Run, event: RunEvent): void {
   }
 }
 
-function enter(ctx: Ctx, run: Run, from: RunStatus, to: RunStatus): void {
+function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: RunStatus): void {
   const now = ctx.now;
   const plan = ctx.state.plans[run.planId];
   const apply = ctx.state.applies[run.applyId];
@@ -410,7 +409,7 @@ export function resourcesFor(run: Run): ResourceCounts {
   return { add: 2, change: 1, destroy: 0, import: 0 };
 }
 
-function createCostEstimate(ctx: Ctx, run: Run): string {
+function createCostEstimate(ctx: OperationContext<RunsState>, run: Run): string {
   const id = ctx.ids.prefixed("ce-");
   const counts = run.hasChanges ? resourcesFor(run) : zero();
   const resourcesCount = counts.add + counts.change + counts.destroy + 2;
@@ -431,14 +430,14 @@ function createCostEstimate(ctx: Ctx, run: Run): string {
   return id;
 }
 
-function createPolicyCheck(ctx: Ctx, run: Run): string {
+function createPolicyCheck(ctx: OperationContext<RunsState>, run: Run): string {
   const id = ctx.ids.prefixed("polchk-");
   ctx.state.policyChecks[id] = { id, runId: run.id, status: "queued", statusTimestamps: { queued: ctx.now } };
   return id;
 }
 
 /** A run was applied: its configuration version becomes current (provisional ones unless a newer one exists). */
-function applied(ctx: Ctx, run: Run): void {
+function applied(ctx: OperationContext<RunsState>, run: Run): void {
   const workspace = ctx.state.workspaces[run.workspaceId];
   const version = ctx.state.configurationVersions[run.configurationVersionId];
   if (!workspace || !version) return;
@@ -454,7 +453,7 @@ function applied(ctx: Ctx, run: Run): void {
 }
 
 /** A run reached a final state: release the workspace, let the next run go, archive a VCS version whose runs are done. */
-function finished(ctx: Ctx, run: Run): void {
+function finished(ctx: OperationContext<RunsState>, run: Run): void {
   const workspace = ctx.state.workspaces[run.workspaceId];
   if (workspace && workspace.lockedBy === run.id) {
     workspace.lockedBy = null;
@@ -479,7 +478,7 @@ function finished(ctx: Ctx, run: Run): void {
  * @example
  * dispatch(ctx, workspace); // the oldest waiting run takes the workspace
  */
-export function dispatch(ctx: Ctx, workspace: Workspace): void {
+export function dispatch(ctx: OperationContext<RunsState>, workspace: Workspace): void {
   if (workspace.lockedBy !== null) {
     const holder = ctx.state.runs[workspace.lockedBy];
     if (holder !== undefined && !isFinalRunStatus(holder.status)) return;

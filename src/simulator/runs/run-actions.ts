@@ -13,7 +13,6 @@ import { isDiscardable, isPaused, needsWorkspace, reschedule, take } from "./pro
 import { RUNNING_STATES, isFinalRunStatus } from "./run-machine.js";
 import type { Run, RunsState } from "./state.js";
 
-type Ctx = OperationContext<RunsState>;
 
 /** A run action. */
 export type RunAction = "apply" | "discard" | "cancel" | "force-cancel" | "force-execute";
@@ -26,7 +25,7 @@ const NEEDS: Readonly<Record<RunAction, Capability>> = Object.freeze({
   "force-execute": "apply-runs",
 });
 
-function actionTarget(ctx: Ctx, caller: Caller, runId: string, action: RunAction): Run {
+function actionTarget(ctx: OperationContext<RunsState>, caller: Caller, runId: string, action: RunAction): Run {
   const operation = `${action} run`;
   const run = ctx.state.runs[runId];
   const workspace = run === undefined ? undefined : ctx.state.workspaces[run.workspaceId];
@@ -35,7 +34,7 @@ function actionTarget(ctx: Ctx, caller: Caller, runId: string, action: RunAction
   return run;
 }
 
-function comment(ctx: Ctx, caller: Caller, run: Run, action: RunAction, body: string | null | undefined): void {
+function comment(ctx: OperationContext<RunsState>, caller: Caller, run: Run, action: RunAction, body: string | null | undefined): void {
   if (body === undefined || body === null) return;
   run.comments = [...run.comments, { id: ctx.ids.prefixed("wsc-"), body, action, by: caller.userId ?? "", at: ctx.now }];
 }
@@ -48,7 +47,7 @@ function comment(ctx: Ctx, caller: Caller, run: Run, action: RunAction, body: st
  * @example
  * applyRun(ctx, caller, "run-abc", "Looks good").status // "confirmed"
  */
-export function applyRun(ctx: Ctx, caller: Caller, runId: string, note?: string | null): Run {
+export function applyRun(ctx: OperationContext<RunsState>, caller: Caller, runId: string, note?: string | null): Run {
   const run = actionTarget(ctx, caller, runId, "apply");
   if (!isPaused(ctx.state, run)) {
     throw conflict("apply run", run.id, run.status, "Run was not paused for confirmation; apply not allowed");
@@ -64,7 +63,7 @@ export function applyRun(ctx: Ctx, caller: Caller, runId: string, note?: string 
  * @example
  * discardRun(ctx, caller, "run-abc").status // "discarded"
  */
-export function discardRun(ctx: Ctx, caller: Caller, runId: string, note?: string | null): Run {
+export function discardRun(ctx: OperationContext<RunsState>, caller: Caller, runId: string, note?: string | null): Run {
   const run = actionTarget(ctx, caller, runId, "discard");
   if (!isDiscardable(ctx.state, run)) {
     throw conflict("discard run", run.id, run.status, "Run was not paused for confirmation or priority; discard not allowed");
@@ -82,7 +81,7 @@ export function discardRun(ctx: Ctx, caller: Caller, runId: string, note?: strin
  * @example
  * cancelRun(ctx, caller, "run-abc").forceCancelAvailableAt // now + cool-off (ms)
  */
-export function cancelRun(ctx: Ctx, caller: Caller, runId: string, note?: string | null): Run {
+export function cancelRun(ctx: OperationContext<RunsState>, caller: Caller, runId: string, note?: string | null): Run {
   const run = actionTarget(ctx, caller, runId, "cancel");
   if (!RUNNING_STATES.includes(run.status)) {
     throw conflict("cancel run", run.id, run.status, "Run was not planning or applying; cancel not allowed");
@@ -104,7 +103,7 @@ export function cancelRun(ctx: Ctx, caller: Caller, runId: string, note?: string
  * @example
  * forceCancelRun(ctx, admin, "run-abc").status // "force_canceled"
  */
-export function forceCancelRun(ctx: Ctx, caller: Caller, runId: string, note?: string | null): Run {
+export function forceCancelRun(ctx: OperationContext<RunsState>, caller: Caller, runId: string, note?: string | null): Run {
   const run = actionTarget(ctx, caller, runId, "force-cancel");
   const operation = "force-cancel run";
   if (!RUNNING_STATES.includes(run.status)) {
@@ -132,7 +131,7 @@ export function forceCancelRun(ctx: Ctx, caller: Caller, runId: string, note?: s
  * @example
  * forceExecuteRun(ctx, caller, "run-abc"); // earlier runs canceled, run-abc takes the workspace
  */
-export function forceExecuteRun(ctx: Ctx, caller: Caller, runId: string): Run {
+export function forceExecuteRun(ctx: OperationContext<RunsState>, caller: Caller, runId: string): Run {
   const run = actionTarget(ctx, caller, runId, "force-execute");
   const operation = "force-execute run";
   const workspace = ctx.state.workspaces[run.workspaceId];

@@ -24,7 +24,6 @@ import {
   type Workspace,
 } from "./state.js";
 
-type Ctx = OperationContext<RunsState>;
 
 const CV_POINTER = "/data/relationships/configuration-version/data/id";
 
@@ -103,7 +102,7 @@ function refuseBoth(operation: string, rule: ExclusiveInputs | undefined, first:
  *   `plan-only`, or a configuration version that cannot be used (not uploaded).
  * @example createRun(ctx, caller, { workspaceId: "ws-abc", message: "deploy" })
  */
-export function createRun(ctx: Ctx, caller: Caller, input: CreateRunInput): Run {
+export function createRun(ctx: OperationContext<RunsState>, caller: Caller, input: CreateRunInput): Run {
   const operation = "create run";
   const state = ctx.state;
   const workspace = state.workspaces[input.workspaceId];
@@ -191,7 +190,7 @@ export interface QueueRunInput {
  * @example
  * queueRun(ctx, { workspace, configurationVersion, createdBy: user.id, queuedByApplier: true, source: "svc-api", message: "x", planOnly: false })
  */
-export function queueRun(ctx: Ctx, input: QueueRunInput): Run {
+export function queueRun(ctx: OperationContext<RunsState>, input: QueueRunInput): Run {
   const { workspace, configurationVersion: version } = input;
   const state = ctx.state;
   const id = ctx.ids.prefixed("run-");

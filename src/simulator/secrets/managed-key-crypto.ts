@@ -23,7 +23,7 @@ export interface EcCurve {
   readonly jwk: string;
   readonly bytes: number;
   readonly order: bigint;
-  /** The curve's name in {@link generateEcdsa} (`nistp256`, ...). */
+  /** The curve's name for the seeded ECDSA key generator (`nistp256`, ...). */
   readonly nist: EcdsaCurve;
 }
 

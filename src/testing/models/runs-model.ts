@@ -40,7 +40,8 @@ export interface RunsWorld extends ResolvedTarget {
   request(method: string, path: string, body?: unknown): Promise<Response>;
 }
 
-type RunsCommand = fc.AsyncCommand<RunsModel, RunsWorld>;
+/** One command of the runs model: a fast-check `AsyncCommand` checked against the model and run against the doubles (see runsCommands). */
+export type RunsCommand = fc.AsyncCommand<RunsModel, RunsWorld>;
 
 interface RunResource {
   readonly id: string;

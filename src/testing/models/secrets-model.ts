@@ -54,7 +54,8 @@ export interface SecretsWorld extends ResolvedTarget {
   request(method: string, path: string, body?: unknown, token?: string | null): Promise<Response>;
 }
 
-type SecretsCommand = fc.AsyncCommand<SecretsModel, SecretsWorld>;
+/** One command of the secrets model: a fast-check `AsyncCommand` checked against the model and run against the doubles (see secretsCommands). */
+export type SecretsCommand = fc.AsyncCommand<SecretsModel, SecretsWorld>;
 
 /** The health code of each node state (spec "Health", default codes). */
 const HEALTH_CODES: Readonly<Record<NodeState, number>> = {

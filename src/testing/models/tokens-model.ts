@@ -46,7 +46,8 @@ export interface TokensWorld extends ResolvedTarget {
   request(method: string, path: string, body?: unknown, token?: string | null): Promise<Response>;
 }
 
-type TokensCommand = fc.AsyncCommand<TokensModel, TokensWorld>;
+/** One command of the tokens model: a fast-check `AsyncCommand` checked against the model and run against the doubles (see tokensCommands). */
+export type TokensCommand = fc.AsyncCommand<TokensModel, TokensWorld>;
 
 const lives = (model: Readonly<TokensModel>, token: ModelToken): boolean => !token.gone && (token.expiresAt === null || model.now < token.expiresAt);
 

@@ -16,6 +16,22 @@ export {
   type StaticRoleView,
 } from "./cloud-scenario.js";
 export type { CredentialStatus } from "../../../simulator/secrets/cloud/cloud-account.js";
-export { SERVER_CREDENTIAL_PRECEDENCE, type ServerCredentialSource } from "../../../simulator/secrets/cloud/state.js";
+export {
+  SERVER_CREDENTIAL_PRECEDENCE,
+  type CloudAccount,
+  type CloudLeaseConfig,
+  type CloudMountState,
+  type CloudRole,
+  type CloudRootConfig,
+  type IamAccessKey,
+  type IamGroup,
+  type IamRoleDeclaration,
+  type IamUser,
+  type IamUserOrigin,
+  type ServerCredentialSource,
+  type StaticCredential,
+  type StaticRoleRecord,
+  type StsSession,
+} from "../../../simulator/secrets/cloud/state.js";
 export { DEFAULT_USERNAME_TEMPLATE, USERNAME_PREFIX } from "../../../simulator/secrets/cloud/username-template.js";
 export { cloudHttp, CLOUD_ROUTES } from "../../../interceptors/secrets/cloud/cloud-http.js";
