@@ -21,6 +21,7 @@ export {
 export { MAX_GO_DURATION_MS, formatGoDuration, parseDuration, type Duration } from "./kernel/duration.js";
 export { DomainError, UsageError, isDomainError, type DomainErrorCode, type DomainErrorInit } from "./kernel/errors.js";
 export { IdSource, type IdState } from "./kernel/ids.js";
+export type { Dict } from "./kernel/dict.js";
 export {
   accepts,
   defineMachine,

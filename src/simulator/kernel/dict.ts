@@ -12,7 +12,7 @@
 
 declare const DICT: unique symbol;
 
-/** A stored collection by client-chosen key: a null-prototype object (build it with {@link dict}). */
+/** A stored collection by client-chosen key: a null-prototype object (the simulator builds it with its `dict()` helper; read it as a record). */
 export type Dict<T> = { [key: string]: T } & { readonly [DICT]: true };
 
 /**

@@ -53,7 +53,7 @@ export {
   type UploadResult,
   UNPROCESSABLE_ARCHIVE,
 } from "./configuration-versions.js";
-export { MAX_CONFIGURATION_BYTES, readConfigurationArchive, type ArchiveReading, type ArchivedFile } from "./configuration-archive.js";
+export { MAX_CONFIGURATION_BYTES, checkConfigurationArchive, readConfigurationArchive, type ArchiveCheck, type ArchiveReading, type ArchivedFile } from "./configuration-archive.js";
 export { createRun, listRuns, listRunsPage, type RunListPage, operationOf, queueRun, type QueueRunInput, runActions, runPermissions, visibleRun, type CreateRunInput, type RunActions, type RunListQuery, type RunPermissions } from "./runs.js";
 export { applyRun, cancelRun, discardRun, forceCancelRun, forceExecuteRun, type RunAction } from "./run-actions.js";
 export { autoApplies, dispatch, isDiscardable, isPaused, needsWorkspace, nextAutomatic, step } from "./progression.js";
