@@ -156,8 +156,10 @@ export interface ServiceMount {
  */
 export function withContentLength(response: SimResponse, body: Uint8Array | undefined): Record<string, string> {
   const headers: Record<string, string> = { ...response.headers };
-  const names = Object.keys(headers).map((name) => name.toLowerCase());
-  if (names.includes("content-length") || names.includes("transfer-encoding")) return headers;
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === "content-length" || lower === "transfer-encoding") return headers;
+  }
   if (response.status < 200 || response.status === 204 || response.status === 304) return headers;
   headers["content-length"] = String(body?.length ?? 0);
   return headers;

@@ -13,7 +13,7 @@ import { holdClientMethodSupport } from "./client-methods.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
 import { requestHeaders } from "./header-values.js";
-import { HEAD_TOO_LARGE_BYTES, requestHeadBytes, requestHeadLimit } from "./head-limit.js";
+import { HEAD_TOO_LARGE_BYTES, requestHeadLimit } from "./head-limit.js";
 import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import { connectionSecret, MAX_LINE_BYTES, ORIGINAL_METHOD_HEADER, originalMethod, rewriteUnknownMethods } from "./socket-methods.js";
 
@@ -162,7 +162,7 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   // The tracker's header carries the connection's secret; a client's own copy (possible once the
   // tracker passes a connection through) does not, and is dropped unread.
   const original = originalMethod(headers[ORIGINAL_METHOD_HEADER], secret);
-  delete headers[ORIGINAL_METHOD_HEADER];
+  if (headers[ORIGINAL_METHOD_HEADER] !== undefined) delete headers[ORIGINAL_METHOD_HEADER];
   // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
   // becomes a DELETE here either.
   const override = req.method === "GET" && headers[METHOD_OVERRIDE_HEADER]?.trim().toUpperCase() === "LIST" ? "LIST" : undefined;
@@ -221,15 +221,17 @@ function dropConnection(req: IncomingMessage, drop: "reset" | "hang-up"): void {
  * rewriter's own header line (the one carrying the connection's secret) is not the client's.
  */
 function sentHeadBytes(req: IncomingMessage, secret: string): number {
-  const lines: [string, string][] = [];
   const raw = req.rawHeaders;
+  // requestHeadBytes() over the lines, without building them: a string's latin1 length is its length.
+  let bytes = (req.url ?? "").length;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] ?? "";
     const value = raw[i + 1] ?? "";
-    if (secret !== "" && name.toLowerCase() === ORIGINAL_METHOD_HEADER && originalMethod(value, secret) !== undefined) continue;
-    lines.push([name, value]);
+    if (secret !== "" && name.length === ORIGINAL_METHOD_HEADER.length && name.toLowerCase() === ORIGINAL_METHOD_HEADER && originalMethod(value, secret) !== undefined) continue;
+    const first = value.charCodeAt(0);
+    bytes += name.length + (first === 0x20 || first === 0x09 ? value.replace(/^[ \t]+/, "").length : value.length);
   }
-  return requestHeadBytes(req.url ?? "", lines);
+  return bytes;
 }
 
 /**
