@@ -346,7 +346,8 @@ export function cloudStaticRoleBody(options: CloudStaticRoleOptions): fc.Arbitra
 
 /**
  * Static role bodies (for a name not used yet) the engine refuses: no `username` or no
- * `rotation_period` (400), a rotation period at or below the minimum (500), and, from stored
+ * `rotation_period` (400), a rotation period below the minimum of 60 seconds (500: the engine
+ * refuses less than the minimum, so exactly 60 is accepted), and, from stored
  * data, a user the account does not have (500 `unable to validate username ...`): pass the users
  * that exist.
  * @example fc.sample(invalidCloudStaticRoleBody({ users: ["app"] }), 1)[0].expected // { status: 400, message: 'missing "username" parameter' }
@@ -362,7 +363,7 @@ export function invalidCloudStaticRoleBody(options: CloudStaticRoleOptions): fc.
   return fc.oneof(
     without("username"),
     without("rotation_period"),
-    fc.tuple(base, fc.integer({ min: 1, max: MIN_ROTATION_PERIOD_SECONDS })).map(([body, seconds]) => ({
+    fc.tuple(base, fc.integer({ min: 1, max: MIN_ROTATION_PERIOD_SECONDS - 1 })).map(([body, seconds]) => ({
       body: { ...body, rotation_period: seconds },
       expected: { status: 500, message: `role rotation period out of range: must be greater than ${MIN_ROTATION_PERIOD_SECONDS.toFixed(2)} seconds` },
       why: `rotation_period ${seconds}s`,

@@ -67,6 +67,9 @@ describeEachTransport("testing kit: secrets body arbitraries (cloud, managed key
       }),
       { numRuns: NUM_RUNS },
     );
+    // The boundary: the engine refuses a period below the minimum, not the minimum itself.
+    expect((await w.send("POST", `/cloud/static-roles/${w.fresh("edge")}`, { username: "app", rotation_period: 60 })).status).toBe(200);
+    expect((await w.send("POST", `/cloud/static-roles/${w.fresh("edge")}`, { username: "app", rotation_period: 59 })).status).toBe(500);
     await fc.assert(
       fc.asyncProperty(invalidCloudStaticRoleBody({ users: ["app", "ci"] }), async ({ body, expected }) => {
         const name = w.fresh("bad");
