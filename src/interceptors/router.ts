@@ -328,10 +328,19 @@ function distance(a: string, b: string): number {
  * @example routeEndpoint({ method: "GET", path: "/runs/:run_id", handler }, "GET") // "GET /runs/:run_id"
  */
 export function routeEndpoint(route: Route, method: string): string | undefined {
-  if (route.path.includes("*") || methodsOf(route).includes(ANY_METHOD)) return undefined;
-  const base = route.base ?? "api";
-  return `${method} ${base === "api" ? "" : `<${base}>`}${route.path}`;
+  let labels = endpointLabels.get(route);
+  if (labels === undefined) endpointLabels.set(route, (labels = new Map()));
+  let label = labels.get(method);
+  if (label === undefined) {
+    const base = route.base ?? "api";
+    label = route.path.includes("*") || methodsOf(route).includes(ANY_METHOD) ? null : `${method} ${base === "api" ? "" : `<${base}>`}${route.path}`;
+    labels.set(method, label);
+  }
+  return label ?? undefined;
 }
+
+/** Each route's endpoint label per method (null: no endpoint), made once: coverage asks on every request. */
+const endpointLabels = new WeakMap<Route, Map<string, string | null>>();
 
 /**
  * A service's endpoints for coverage: its own list ({@link HttpService.endpoints}), else one label

@@ -26,8 +26,8 @@ interface ServiceCounters {
   readonly endpoints: ReadonlySet<string>;
   readonly machines: ReadonlyMap<string, MachineUniverse>;
   readonly events: ReadonlyMap<string, readonly string[]>;
-  /** `label\tstatus` -> count. */
-  readonly answers: Map<string, number>;
+  /** label -> status -> count (nested maps: counting an answer builds no key string). */
+  readonly answers: Map<string, Map<number, number>>;
   /** status -> count, for answers outside the endpoints. */
   readonly unmatched: Map<number, number>;
   /** `machine\tstate` -> count. */
@@ -93,8 +93,11 @@ export class CoverageCollector {
   readonly observe: AnswerObserver = (service, endpoint, status) => {
     const counters = this.byService.get(service);
     if (counters === undefined) return; // the control API, extra server-only services
-    if (endpoint !== undefined && counters.endpoints.has(endpoint)) bump(counters.answers, `${endpoint}\t${status}`);
-    else bump(counters.unmatched, status);
+    if (endpoint !== undefined && counters.endpoints.has(endpoint)) {
+      let byStatus = counters.answers.get(endpoint);
+      if (byStatus === undefined) counters.answers.set(endpoint, (byStatus = new Map()));
+      bump(byStatus, status);
+    } else bump(counters.unmatched, status);
   };
 
   /** Stops observing the simulator's trace (answers are observed only by handlers built with {@link CoverageCollector.observe}). */
@@ -156,13 +159,15 @@ function countsUnder(map: ReadonlyMap<string, number>, prefix: string): Map<stri
 function serviceReport(counters: ServiceCounters): ServiceCoverage {
   const perEndpoint = new Map<string, number>();
   const statuses = new Map<string, Map<string, number>>();
-  for (const [key, count] of counters.answers) {
-    const tab = key.lastIndexOf("\t");
-    const label = key.slice(0, tab);
-    perEndpoint.set(label, (perEndpoint.get(label) ?? 0) + count);
-    let byStatus = statuses.get(label);
-    if (byStatus === undefined) statuses.set(label, (byStatus = new Map()));
-    byStatus.set(key.slice(tab + 1), count);
+  for (const [label, counts] of counters.answers) {
+    const byStatus = new Map<string, number>();
+    let sum = 0;
+    for (const [status, count] of counts) {
+      byStatus.set(String(status), count);
+      sum += count;
+    }
+    perEndpoint.set(label, sum);
+    statuses.set(label, byStatus);
   }
   const base = tally(counters.endpoints, perEndpoint);
   const statusRecord: Record<string, Record<string, number>> = {};
