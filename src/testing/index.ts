@@ -71,6 +71,7 @@ export {
   type InvalidManagedKey,
   type LoginEnforcementTargets,
   type InvalidManagedKeyOptions,
+  type KmscKeyRing,
   type ManagedKeyBodyOptions,
   type SecretsBody,
   type SshRoleBodyOptions,

@@ -21,8 +21,9 @@ import { LOGIN_ENFORCEMENT_LISTS } from "../interceptors/secrets/login-enforceme
 import { CLOUD_ROLE_FIELDS, CLOUD_STATIC_ROLE_FIELDS, type CloudFieldKind } from "../interceptors/secrets/cloud/cloud-fields.js";
 import { goMultiError, goQuote } from "../simulator/secrets/cloud/go-format.js";
 import { MIN_ROTATION_PERIOD_SECONDS } from "../simulator/secrets/cloud/static-roles.js";
-import { GENERIC_FIELDS, RSA_KEY_BITS, TYPE_FIELDS, type FieldKind as ManagedKeyFieldKind } from "../simulator/secrets/managed-keys.js";
-import { MANAGED_KEY_USAGES } from "../simulator/secrets/managed-key-types.js";
+import { GENERIC_FIELDS, KMSC_ALGORITHMS, PKCS11_MECHANISMS, RSA_KEY_BITS, TYPE_FIELDS, parseMechanism, type FieldKind as ManagedKeyFieldKind } from "../simulator/secrets/managed-keys.js";
+import { MANAGED_KEY_TYPES, MANAGED_KEY_USAGES, type ManagedKeyType } from "../simulator/secrets/managed-key-types.js";
+import { EC_CURVES } from "../simulator/secrets/managed-key-crypto.js";
 import type { InvalidBody } from "./errors.js";
 
 /** A secrets-service request body (field names as on the wire, e.g. `key_type`). */
@@ -380,20 +381,59 @@ export function invalidCloudStaticRoleBody(options: CloudStaticRoleOptions): fc.
 
 const MANAGED_KIND: Readonly<Record<ManagedKeyFieldKind, SecretsFieldKind>> = { string: "string", int: "int", bool: "bool", list: "string-list" };
 
-/** Options of {@link managedKeyBody}. */
-export interface ManagedKeyBodyOptions {
-  /** `kmsa` or `kmsb` (the backends that need no key stored first); default either. */
-  readonly type?: "kmsa" | "kmsb";
+/** A `kmsc` key ring that exists (`doubles.secrets.addKeyRing(project, region, keyRing)`). */
+export interface KmscKeyRing {
+  readonly project: string;
+  readonly region: string;
+  readonly keyRing: string;
 }
 
+/** Options of {@link managedKeyBody}. */
+export interface ManagedKeyBodyOptions {
+  /**
+   * The backend type. Default: `kmsa` or `kmsb` (which need nothing stored first), plus `pkcs11`
+   * when `pkcs11Libraries` is given and `kmsc` when `keyRings` is given.
+   */
+  readonly type?: ManagedKeyType;
+  /**
+   * `pkcs11` library stanzas in the server configuration (`doubles.secrets.addPkcs11Library`); a
+   * `pkcs11` body names one. Default for `type: "pkcs11"`: `["hsm"]`, the stanza the fake starts with.
+   */
+  readonly pkcs11Libraries?: readonly string[];
+  /** `kmsc` key rings that exist (a `kmsc` body names one; the spec: it "must exist beforehand"). Required for `type: "kmsc"`. */
+  readonly keyRings?: readonly KmscKeyRing[];
+}
+
+/** The backend types a body may be drawn for, given what exists. */
+function managedKeyTypes(options: ManagedKeyBodyOptions): { readonly types: readonly ManagedKeyType[]; readonly libraries: readonly string[]; readonly keyRings: readonly KmscKeyRing[] } {
+  const keyRings = options.keyRings ?? [];
+  const libraries = options.pkcs11Libraries ?? (options.type === "pkcs11" ? ["hsm"] : []);
+  if (options.type === "kmsc" && keyRings.length === 0) throw new TypeError("managedKeyBody: a kmsc body needs a key ring that exists: pass keyRings (doubles.secrets.addKeyRing)");
+  if (options.type === "pkcs11" && libraries.length === 0) throw new TypeError("managedKeyBody: a pkcs11 body needs a library stanza: pass pkcs11Libraries");
+  if (options.type !== undefined) return { types: [options.type], libraries, keyRings };
+  const types: ManagedKeyType[] = ["kmsa", "kmsb"];
+  if (libraries.length > 0) types.push("pkcs11");
+  if (keyRings.length > 0) types.push("kmsc");
+  return { types, libraries, keyRings };
+}
+
+/** `pkcs11` mechanisms (as sent: `0x` hexadecimal) with the key kind each generates. */
+const PKCS11_MECHANISM_TEXTS: readonly (readonly [string, "rsa" | "ec"])[] = Object.entries(PKCS11_MECHANISMS).map(([code, kind]) => [`0x${Number(code).toString(16).padStart(4, "0")}`, kind] as const);
+
 /**
- * Valid `POST /sys/managed-keys/:type/:name` bodies (root namespace, a lowercase name) for the
- * `kmsa` and `kmsb` backends: their required parameters, `key_bits` one of the RSA sizes,
- * optionally the generic flags and `usages`, booleans and lists in any form their readers take.
- * Send each to the path of its `type` field.
+ * Valid `POST /sys/managed-keys/:type/:name` bodies (root namespace, a lowercase name): each
+ * backend's required parameters, `key_bits` one of the RSA sizes, optionally the generic flags and
+ * `usages`, booleans and lists in any form their readers take. `kmsa` and `kmsb` need nothing
+ * stored; `pkcs11` names a library stanza of `pkcs11Libraries` (a key by label, a slot or token
+ * label, a mechanism with the curve or key size it generates); `kmsc` names a key ring of
+ * `keyRings` and one of the spec's algorithms. Send each to the path of its `type` field.
+ * Spec: secrets, managed keys.
+ * @throws {TypeError} for `type: "kmsc"` without `keyRings`, or `type: "pkcs11"` with an empty `pkcs11Libraries`.
  * @example fc.sample(managedKeyBody({ type: "kmsa" }), 1) // [{ type: "kmsa", access_key: "AKIA...", secret_key: "...", key_type: "RSA", kms_key: "alias/app", key_bits: 2048 }]
+ * @example fc.sample(managedKeyBody({ type: "kmsc", keyRings: [{ project: "p", region: "europe-west1", keyRing: "ring" }] }), 1)
  */
 export function managedKeyBody(options: ManagedKeyBodyOptions = {}): fc.Arbitrary<SecretsBody> {
+  const { types, libraries, keyRings } = managedKeyTypes(options);
   const generic = fc.record(
     {
       allow_generate_key: fc.boolean(),
@@ -404,33 +444,76 @@ export function managedKeyBody(options: ManagedKeyBodyOptions = {}): fc.Arbitrar
     { requiredKeys: [] },
   );
   const bits = fc.constantFrom(...RSA_KEY_BITS);
-  const kmsa = fc.tuple(generic, fc.stringMatching(/^[a-z0-9-]{1,10}$/), bits, fc.constantFrom("us-east-1", "eu-west-1")).map(([g, key, keyBits, region]) => ({
-    type: "kmsa",
-    ...g,
-    access_key: "AKIAEXAMPLE",
-    secret_key: "secret",
-    key_type: "RSA",
-    kms_key: `alias/${key}`,
-    key_bits: keyBits,
-    region,
-  }));
-  const kmsb = fc.tuple(generic, fc.stringMatching(/^[a-z0-9-]{1,10}$/), bits).map(([g, key, keyBits]) => ({
-    type: "kmsb",
-    ...g,
-    tenant_id: "tenant",
-    client_id: "client",
-    client_secret: "secret",
-    vault_name: "vault",
-    key_name: key,
-    key_type: "RSA-HSM",
-    key_bits: keyBits,
-  }));
-  const plain = options.type === "kmsa" ? kmsa : options.type === "kmsb" ? kmsb : fc.oneof(kmsa, kmsb);
-  return plain.chain((body) => {
-    const fields = { ...GENERIC_FIELDS, ...TYPE_FIELDS[body.type as "kmsa" | "kmsb"] };
-    const rules = Object.entries(fields).map(([field, kind]) => ({ field, input: field, kind: MANAGED_KIND[kind] }));
-    return encode(rules, body);
-  });
+  const keyName = fc.stringMatching(/^[a-z0-9-]{1,10}$/);
+  const byType: Record<ManagedKeyType, () => fc.Arbitrary<SecretsBody>> = {
+    kmsa: () =>
+      fc.tuple(generic, keyName, bits, fc.constantFrom("us-east-1", "eu-west-1")).map(([g, key, keyBits, region]) => ({
+        type: "kmsa",
+        ...g,
+        access_key: "AKIAEXAMPLE",
+        secret_key: "secret",
+        key_type: "RSA",
+        kms_key: `alias/${key}`,
+        key_bits: keyBits,
+        region,
+      })),
+    kmsb: () =>
+      fc.tuple(generic, keyName, bits).map(([g, key, keyBits]) => ({
+        type: "kmsb",
+        ...g,
+        tenant_id: "tenant",
+        client_id: "client",
+        client_secret: "secret",
+        vault_name: "vault",
+        key_name: key,
+        key_type: "RSA-HSM",
+        key_bits: keyBits,
+      })),
+    pkcs11: () =>
+      fc
+        .tuple(
+          generic,
+          fc.constantFrom(...libraries),
+          keyName,
+          fc.constantFrom(...PKCS11_MECHANISM_TEXTS),
+          fc.oneof(fc.nat({ max: 15 }).map((slot) => ({ slot: String(slot) })), keyName.map((label) => ({ token_label: label }))),
+          bits,
+          fc.constantFrom(...Object.keys(EC_CURVES)),
+          fc.record({ force_rw_session: fc.boolean(), max_parallel: fc.nat({ max: 64 }) }, { requiredKeys: [] }),
+        )
+        .map(([g, library, label, [mechanism, kind], token, keyBits, curve, extra]) => ({
+          type: "pkcs11",
+          ...g,
+          library,
+          key_label: label,
+          mechanism,
+          pin: "1234",
+          ...token,
+          ...(kind === "ec" ? { curve } : { key_bits: keyBits }),
+          ...extra,
+        })),
+    kmsc: () =>
+      fc.tuple(generic, fc.constantFrom(...keyRings), keyName, fc.constantFrom(...Object.keys(KMSC_ALGORITHMS)), fc.option(fc.integer({ min: 1, max: 99 }), { nil: undefined })).map(([g, ring, key, algorithm, version]) => ({
+        type: "kmsc",
+        ...g,
+        credentials: "{\"type\":\"service_account\"}",
+        project: ring.project,
+        region: ring.region,
+        key_ring: ring.keyRing,
+        crypto_key: key,
+        algorithm,
+        ...(version === undefined ? {} : { crypto_key_version: String(version) }),
+      })),
+  };
+  const drawn = types.map((type) => byType[type]());
+  const plain = drawn.length === 1 ? (drawn[0] as fc.Arbitrary<SecretsBody>) : fc.oneof(...drawn);
+  return plain.chain((body) => encode(managedKeyRules(body), body));
+}
+
+/** The wire rules of a managed key body's fields (generic and its type's), from the tables the route reads. */
+function managedKeyRules(body: SecretsBody): { field: string; input: string; kind: SecretsFieldKind }[] {
+  const fields = { ...GENERIC_FIELDS, ...TYPE_FIELDS[body.type as ManagedKeyType] };
+  return Object.entries(fields).map(([field, kind]) => ({ field, input: field, kind: MANAGED_KIND[kind] }));
 }
 
 /** Options of {@link invalidManagedKeyBody}. */
@@ -447,64 +530,128 @@ export interface InvalidManagedKey extends InvalidBody<SecretsBody> {
   readonly pathType?: string;
 }
 
+/** Required parameters whose absence each backend refuses with `<field> is required` (kmsb: `... unless a managed identity is used` for the client credentials). */
+const REQUIRED_MANAGED_KEY_FIELDS: Readonly<Record<ManagedKeyType, readonly string[]>> = {
+  kmsa: ["access_key", "secret_key", "key_type", "kms_key"],
+  kmsb: ["tenant_id", "client_id", "client_secret", "vault_name", "key_name", "key_type"],
+  pkcs11: ["library", "mechanism", "pin"],
+  kmsc: ["credentials", "crypto_key", "key_ring", "project", "region", "algorithm"],
+};
+
 /**
  * Managed key bodies the service refuses (`POST /sys/managed-keys/:type/:name`; send each to
  * `/sys/managed-keys/<pathType ?? body.type>/<name ?? a new name>`), labelled with its
  * 400: a field of the wrong kind, a required parameter missing, `key_bits` not an RSA size, a
  * `key_type` the backend does not take, an unknown usage, a `type` field that is not the path's,
- * a kmsa key generated under a name that is not an alias, and (stored data) a name another type
- * holds, in `name`.
+ * a kmsa key generated under a name that is not an alias; for `pkcs11`, a library stanza, key id
+ * (no key the HSM holds), mechanism, slot or curve the server does not have or read, no key label
+ * or id, no slot or token label, a negative `max_parallel`, a generated key without its size or
+ * curve; for `kmsc`, a key ring that does not exist, an algorithm not in the spec's list, a
+ * `crypto_key_version` that is not a number; and (stored data) a name another type holds, in
+ * `name`. The types drawn are those of {@link managedKeyBody} with the same options.
+ * Spec: secrets, managed keys.
+ * @throws {TypeError} as {@link managedKeyBody}.
  * @example fc.sample(invalidManagedKeyBody({ type: "kmsa" }), 1)[0].expected // { status: 400, message: "kms_key is required" }
  */
 export function invalidManagedKeyBody(options: InvalidManagedKeyOptions = {}): fc.Arbitrary<InvalidManagedKey> {
+  const { types, libraries, keyRings } = managedKeyTypes(options);
   const base = managedKeyBody(options);
-  const typeOf = (body: SecretsBody): "kmsa" | "kmsb" => body.type as "kmsa" | "kmsb";
-  const required: Readonly<Record<"kmsa" | "kmsb", readonly string[]>> = { kmsa: ["access_key", "secret_key", "key_type", "kms_key"], kmsb: ["tenant_id", "client_id", "client_secret", "vault_name", "key_name", "key_type"] };
+  const of = (...wanted: ManagedKeyType[]): fc.Arbitrary<SecretsBody> | undefined => {
+    const kept = wanted.filter((type) => types.includes(type));
+    if (kept.length === 0) return undefined;
+    const arbitraries = kept.map((type) => managedKeyBody({ ...options, type, pkcs11Libraries: libraries, keyRings }));
+    return arbitraries.length === 1 ? arbitraries[0] : fc.oneof(...arbitraries);
+  };
+  const typeOf = (body: SecretsBody): ManagedKeyType => body.type as ManagedKeyType;
   const bad = (message: string) => ({ status: 400, message });
-  const generators: fc.Arbitrary<InvalidManagedKey>[] = [
-    base.chain((body) => {
-      const fields = { ...GENERIC_FIELDS, ...TYPE_FIELDS[typeOf(body)] };
-      return wrongKind(fc.constant(body), Object.entries(fields).map(([field, kind]) => ({ field, kind: MANAGED_KIND[kind] }))).map((invalid) => ({ ...invalid, pathType: typeOf(body) }));
-    }),
+  const without = (body: SecretsBody, ...fields: string[]): SecretsBody => {
+    const rest = { ...body };
+    for (const field of fields) delete rest[field];
+    return rest;
+  };
+  const generators: (fc.Arbitrary<InvalidManagedKey> | undefined)[] = [
+    base.chain((body) => wrongKind(fc.constant(body), managedKeyRules(body)).map((invalid) => ({ ...invalid, pathType: typeOf(body) }))),
     base.chain((body) =>
-      fc.constantFrom(...required[typeOf(body)]).map((field) => {
-        const rest = { ...body };
-        delete rest[field];
+      fc.constantFrom(...REQUIRED_MANAGED_KEY_FIELDS[typeOf(body)]).map((field) => {
         const when = typeOf(body) === "kmsb" && (field === "client_id" || field === "client_secret") ? " unless a managed identity is used" : "";
-        return { body: rest, expected: bad(`${field} is required${when}`), why: `no ${field}` };
+        return { body: without(body, field), expected: bad(`${field} is required${when}`), why: `no ${field}` };
       }),
     ),
-    fc.tuple(base, fc.integer({ min: 1, max: 8192 }).filter((b) => !RSA_KEY_BITS.includes(b))).map(([body, bits]) => ({ body: { ...body, key_bits: bits }, expected: bad(`invalid key_bits ${bits}: must be 2048, 3072 or 4096`), why: `key_bits ${bits}` })),
-    fc.tuple(base, fc.constantFrom("AES", "HMAC", "rsa-hsm")).map(([body, keyType]) => ({
-      body: { ...body, key_type: keyType },
-      expected: bad(typeOf(body) === "kmsa" ? `invalid key_type "${keyType}": must be RSA or ECDSA` : `invalid key_type "${keyType}": only RSA-HSM is supported`),
-      why: `key_type ${keyType}`,
-    })),
+    of("kmsa", "kmsb", "pkcs11")?.chain((body) =>
+      fc
+        .integer({ min: 1, max: 8192 })
+        .filter((b) => !RSA_KEY_BITS.includes(b))
+        .map((keyBits) => ({ body: { ...body, key_bits: keyBits }, expected: bad(`invalid key_bits ${keyBits}: must be 2048, 3072 or 4096`), why: `key_bits ${keyBits}` })),
+    ),
+    of("kmsa", "kmsb")?.chain((body) =>
+      fc.constantFrom("AES", "HMAC", "rsa-hsm").map((keyType) => ({
+        body: { ...body, key_type: keyType },
+        expected: bad(typeOf(body) === "kmsa" ? `invalid key_type "${keyType}": must be RSA or ECDSA` : `invalid key_type "${keyType}": only RSA-HSM is supported`),
+        why: `key_type ${keyType}`,
+      })),
+    ),
     fc.tuple(base, fc.stringMatching(/^[a-z]{2,8}$/).filter((u) => !MANAGED_KEY_USAGES.includes(u))).map(([body, usage]) => ({
       body: { ...body, usages: [usage] },
       expected: bad(`invalid usage "${usage}": must be one of ${MANAGED_KEY_USAGES.join(", ")}`),
       why: `usage ${usage}`,
     })),
-    base.map((body) => {
-      const other = typeOf(body) === "kmsa" ? "kmsb" : "kmsa";
-      return { body: { ...body, type: other }, pathType: typeOf(body), expected: bad(`type "${other}" does not match the path's type "${typeOf(body)}"`), why: "the type field is not the path's" };
-    }),
-    managedKeyBody({ type: "kmsa" }).map((body) => ({ body: { ...body, allow_generate_key: true, kms_key: "app-key" }, expected: bad("kms_key must be an alias (alias/...) when allow_generate_key is true"), why: "a generated kmsa key not under an alias" })),
+    fc.tuple(base, fc.constantFrom(...MANAGED_KEY_TYPES)).filter(([body, other]) => other !== typeOf(body)).map(([body, other]) => ({
+      body: { ...body, type: other },
+      pathType: typeOf(body),
+      expected: bad(`type "${other}" does not match the path's type "${typeOf(body)}"`),
+      why: "the type field is not the path's",
+    })),
+    of("kmsa")?.map((body) => ({ body: { ...body, allow_generate_key: true, kms_key: "app-key" }, expected: bad("kms_key must be an alias (alias/...) when allow_generate_key is true"), why: "a generated kmsa key not under an alias" })),
+    of("pkcs11")?.chain((body) =>
+      fc.oneof(
+        fc.stringMatching(/^[a-z]{3,8}$/).filter((library) => !libraries.includes(library)).map((library) => ({ body: { ...body, library }, expected: bad(`no library stanza "${library}" in the server configuration`), why: `library ${library} is not configured` })),
+        fc.constant({ body: without(body, "key_label"), expected: bad("one of key_label or key_id is required"), why: "neither key_label nor key_id" }),
+        fc.constant({ body: without(body, "slot", "token_label"), expected: bad("one of slot or token_label is required"), why: "neither slot nor token_label" }),
+        fc.constantFrom("1041", "0x", "0xzz", "4161").map((mechanism) => ({ body: { ...body, mechanism }, expected: bad(`invalid mechanism "${mechanism}": must be hexadecimal with a 0x prefix`), why: `mechanism ${mechanism}` })),
+        fc.constantFrom("-1", "one", "0x1").map((slot) => ({ body: without({ ...body, slot }, "token_label"), expected: bad(`invalid slot "${slot}": must be a decimal number`), why: `slot ${slot}` })),
+        fc.constantFrom("P224", "secp256r1", "p256").map((curve) => ({ body: { ...body, curve }, expected: bad(`invalid curve "${curve}": must be P256, P384 or P521`), why: `curve ${curve}` })),
+        fc.integer({ min: -64, max: -1 }).map((maxParallel) => ({ body: { ...body, max_parallel: maxParallel }, expected: bad("max_parallel must be positive"), why: `max_parallel ${maxParallel}` })),
+        fc.constant(
+          PKCS11_MECHANISMS[parseMechanism(String(body.mechanism)) ?? 0] === "ec"
+            ? { body: { ...without(body, "curve"), allow_generate_key: true }, expected: bad("curve is required when allow_generate_key is true"), why: "a generated EC key without a curve" }
+            : { body: { ...without(body, "key_bits"), allow_generate_key: true }, expected: bad("key_bits is required when allow_generate_key is true"), why: "a generated RSA key without key_bits" },
+        ),
+        fc.stringMatching(/^[a-f0-9]{4,8}$/).map((keyId) => ({ body: { ...body, key_id: keyId }, expected: bad(`no key with id "${keyId}" exists in the HSM`), why: `the HSM holds no key ${keyId}` })),
+      ),
+    ),
+    of("kmsc")?.chain((body) =>
+      fc.oneof(
+        fc.stringMatching(/^[a-z]{3,8}$/).map((ring) => `missing-${ring}`).map((ring) => ({
+          body: { ...body, key_ring: ring },
+          expected: bad(`key ring "${ring}" does not exist in project "${String(body.project)}" region "${String(body.region)}"`),
+          why: `key ring ${ring} does not exist`,
+        })),
+        fc.constantFrom("RSA_SIGN_PSS_1024_SHA256", "EC_SIGN_P521_SHA512", "rsa_sign_pss_2048_sha256", "GOOGLE_SYMMETRIC_ENCRYPTION").map((algorithm) => ({
+          body: { ...body, algorithm },
+          expected: bad(`invalid algorithm "${algorithm}": must be one of ${Object.keys(KMSC_ALGORITHMS).join(", ")}`),
+          why: `algorithm ${algorithm}`,
+        })),
+        fc.constantFrom("", "v1", "1.0", "-1").map((version) => ({ body: { ...body, crypto_key_version: version }, expected: bad(`invalid crypto_key_version "${version}"`), why: `crypto_key_version ${JSON.stringify(version)}` })),
+      ),
+    ),
   ];
-  const existing = Object.entries(options.existing ?? {});
+  // A name another type holds: the body is of a type drawn here other than the stored key's.
+  const existing = Object.entries(options.existing ?? {}).filter(([, type]) => types.some((drawn) => drawn !== type));
   if (existing.length > 0) {
     generators.push(
-      fc.tuple(fc.constantFrom(...existing), fc.constantFrom("kmsa" as const, "kmsb" as const)).chain(([[name, type], other]) =>
-        managedKeyBody({ type: other === type ? (other === "kmsa" ? "kmsb" : "kmsa") : other }).map((body) => ({
-          body,
-          name,
-          expected: bad(`a managed key named "${name}" already exists with type "${type}"`),
-          why: `${name} is a ${type} key`,
-        })),
+      fc.constantFrom(...existing).chain(([name, type]) =>
+        fc.constantFrom(...types.filter((drawn) => drawn !== type)).chain((other) =>
+          managedKeyBody({ ...options, type: other, pkcs11Libraries: libraries, keyRings }).map((body): InvalidManagedKey => ({
+            body,
+            name,
+            expected: bad(`a managed key named "${name}" already exists with type "${type}"`),
+            why: `${name} is a ${type} key`,
+          })),
+        ),
       ),
     );
   }
-  return fc.oneof(...generators);
+  return fc.oneof(...generators.filter((g): g is fc.Arbitrary<InvalidManagedKey> => g !== undefined));
 }
 
 // ---- MFA login enforcements ---------------------------------------------------------------------

@@ -106,6 +106,59 @@ describeEachTransport("testing kit: secrets body arbitraries (cloud, managed key
     );
   });
 
+  it("managed key bodies of every backend (pkcs11 naming a library stanza, kmsc a key ring) are accepted; invalid ones get their labelled 400 and change nothing", async () => {
+    const { doubles, base } = await t.startWith(createDoubles({ seed: 57 }));
+    doubles.secrets.addPkcs11Library("softhsm");
+    const keyRings = [
+      { project: "acme", region: "europe-west1", keyRing: "signing" },
+      { project: "acme-ci", region: "us-east1", keyRing: "ci" },
+    ];
+    for (const ring of keyRings) doubles.secrets.addKeyRing(ring.project, ring.region, ring.keyRing);
+    const options = { pkcs11Libraries: ["hsm", "softhsm"], keyRings };
+    const w = world(doubles, base("secrets"));
+    const existing: Record<string, string> = {};
+    const drawn = new Set<string>();
+    await fc.assert(
+      fc.asyncProperty(managedKeyBody(options), async (body) => {
+        const name = w.fresh("key");
+        const response = await w.send("POST", `/sys/managed-keys/${String(body.type)}/${name}`, body);
+        expect(response.status, `${JSON.stringify(body)}: ${await response.clone().text()}`).toBe(204);
+        existing[name] = String(body.type);
+        drawn.add(String(body.type));
+      }),
+      { numRuns: NUM_RUNS * 4 },
+    );
+    expect([...drawn].sort()).toEqual(["kmsa", "kmsb", "kmsc", "pkcs11"]);
+    for (const type of ["pkcs11", "kmsc"] as const) {
+      await fc.assert(
+        fc.asyncProperty(managedKeyBody({ ...options, type }), async (body) => {
+          const response = await w.send("POST", `/sys/managed-keys/${type}/${w.fresh(type)}`, body);
+          expect(response.status, `${JSON.stringify(body)}: ${await response.clone().text()}`).toBe(204);
+        }),
+        { numRuns: NUM_RUNS },
+      );
+    }
+    const list = async () =>
+      Promise.all(["pkcs11", "kmsa", "kmsb", "kmsc"].map(async (type) => ((await (await w.send("LIST", `/sys/managed-keys/${type}`)).json()) as { data?: { keys?: string[] } }).data?.keys ?? []));
+    for (const type of ["pkcs11", "kmsc", undefined] as const) {
+      await fc.assert(
+        fc.asyncProperty(invalidManagedKeyBody({ ...options, ...(type === undefined ? {} : { type }), existing }), async ({ body, expected, name, pathType, why }) => {
+          const before = JSON.stringify(await list());
+          const target = name ?? w.fresh("bad");
+          expect(await readServiceError("secrets", await w.send("POST", `/sys/managed-keys/${pathType ?? String(body.type)}/${target}`, body)), why).toEqual(expected);
+          expect(JSON.stringify(await list())).toBe(before);
+        }),
+        { numRuns: NUM_RUNS * 4 },
+      );
+    }
+  });
+
+  it("managed key arbitraries refuse to draw a backend whose stored prerequisite is not given", () => {
+    expect(() => managedKeyBody({ type: "kmsc" })).toThrow(/keyRings/);
+    expect(() => managedKeyBody({ type: "pkcs11", pkcs11Libraries: [] })).toThrow(/pkcs11Libraries/);
+    expect(fc.sample(managedKeyBody({ type: "pkcs11" }), 20).every((body) => body.library === "hsm")).toBe(true);
+  });
+
   it("MFA login enforcement bodies naming what exists are accepted; invalid ones (ids, accessors, types that do not exist) get their labelled 400 and write nothing", async () => {
     const { doubles, base } = await t.startWith(createDoubles({ seed: 54 }));
     const secrets = doubles.secrets;
