@@ -9,6 +9,12 @@ import { expect, it } from "vitest";
 import { createDoubles } from "../../src/scenarios/doubles.js";
 import { describeEachTransport } from "../support/transports.js";
 
+/**
+ * Tests that send 32 MiB bodies (twice, through nock's hex-encoding path too) take 1-4 s alone and
+ * up to 8x that when the whole suite loads both cores: they get room beyond the 30 s default.
+ */
+const BIG_BODY = { timeout: 120_000 };
+
 const MiB = 1024 * 1024;
 const LIMIT = 32 * MiB;
 const CHUNK = Buffer.alloc(MiB, "a");
@@ -49,7 +55,7 @@ async function post(url: string, length: number, headers: Record<string, string>
 }
 
 describeEachTransport("request body limits", (t) => {
-  it("secrets: reads a body of exactly 32 MiB; one byte more is 413 with the real error body", async () => {
+  it("secrets: reads a body of exactly 32 MiB; one byte more is 413 with the real error body", BIG_BODY, async () => {
     const { base } = await t.startWith(createDoubles({ seed: 1 }));
     const url = `${base("secrets")}/sys/policies/acl/big`;
     const under = await post(url, LIMIT);
@@ -59,7 +65,7 @@ describeEachTransport("request body limits", (t) => {
     expect(over).toEqual({ status: 413, type: "application/json", text: '{"errors":["failed to parse JSON input: http: request body too large"]}' });
   });
 
-  it("access control: 32 MiB is read; one byte more is refused as an unreadable body (400, plain text)", async () => {
+  it("access control: 32 MiB is read; one byte more is refused as an unreadable body (400, plain text)", BIG_BODY, async () => {
     const { base } = await t.startWith(createDoubles({ seed: 1 }));
     const url = `${base("accessControl")}/acl/token`;
     const under = await post(url, LIMIT, {}, "PUT");
@@ -69,7 +75,7 @@ describeEachTransport("request body limits", (t) => {
     expect(over.text).toBe("Request decode failed: http: request body too large");
   });
 
-  it("run orchestration: 32 MiB is read; one byte more is 413 as a JSON:API error document", async () => {
+  it("run orchestration: 32 MiB is read; one byte more is 413 as a JSON:API error document", BIG_BODY, async () => {
     const { base } = await t.startWith(createDoubles({ seed: 1 }));
     const url = `${base("runs")}/runs`;
     const under = await post(url, LIMIT, { "content-type": "application/vnd.api+json" });
@@ -79,7 +85,7 @@ describeEachTransport("request body limits", (t) => {
     expect(JSON.parse(over.text)).toEqual({ errors: [{ status: "413", title: "request entity too large" }] });
   });
 
-  it("changes nothing stored when a body is too large", async () => {
+  it("changes nothing stored when a body is too large", BIG_BODY, async () => {
     const { base, doubles } = await t.startWith(createDoubles({ seed: 1 }));
     const before = JSON.stringify(doubles.snapshot());
     expect((await post(`${base("secrets")}/sys/policies/acl/big`, LIMIT + 1, { "x-vault-token": doubles.secrets.rootToken })).status).toBe(413);
