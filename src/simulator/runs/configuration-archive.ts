@@ -112,8 +112,17 @@ const CHECKED_MAX_BYTES = 1024 * 1024;
  * archive order (no bytes). The answer for the same bytes is always the same, so the last few
  * archives checked (up to 1 MiB each) are remembered with a copy of their bytes: a scenario that
  * uploads the same archive to 10,000 workspaces inflates and parses it once.
+ *
+ * Refused (`ok: false`, never thrown): what the real service's archive reader (go-slug v0.18.3)
+ * refuses, in its words: bytes that are not gzip, a tar that does not parse, a path outside the
+ * root (`..`, absolute), links out of the root or through a symlink, hard links, devices and
+ * FIFOs, and an archive larger than {@link MAX_CONFIGURATION_BYTES} bytes when inflated (see {@link readConfigurationArchive}).
+ * The run orchestration service then ends the configuration version `errored`.
+ * Spec: run orchestration, configuration versions (upload).
+ * @param bytes - the uploaded `.tar.gz`, as sent.
  * @example
  * checkConfigurationArchive(upload) // { ok: true, paths: ["main.tf"] }
+ * checkConfigurationArchive(new TextEncoder().encode("not gzip")) // { ok: false, message: "failed to decompress slug: gzip: invalid header" }
  */
 export function checkConfigurationArchive(bytes: Uint8Array): ArchiveCheck {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
