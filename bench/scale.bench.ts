@@ -20,7 +20,8 @@ import { row, type Measure } from "./table.js";
 /** `run` on a state holding `stored` resources, put back as it was after each batch. */
 function kept(label: string, doubles: { snapshot(): ReturnType<Doubles["snapshot"]>; restore(s: ReturnType<Doubles["snapshot"]>): void }, run: () => unknown): Measure {
   const snapshot = doubles.snapshot();
-  return { label, run, after: () => doubles.restore(snapshot) };
+  // Restoring copies every stored resource: collected before each batch, not charged to the next one.
+  return { label, run, after: () => doubles.restore(snapshot), collect: true };
 }
 
 function tokensStored(count: number) {

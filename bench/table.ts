@@ -37,6 +37,13 @@ export interface Measure {
    * of a scenario), `fresh` builds it anew. Such a side times one call per batch.
    */
   readonly fresh?: () => unknown;
+  /**
+   * Collect garbage before each batch of this side: its untimed `before`/`after` work allocates
+   * much (restoring a snapshot of 10,000 stored resources), and that garbage is not the run's. Off
+   * by default: a forced collection also charges the next batch with sweeping the whole heap
+   * (bench/README.md, "How it runs").
+   */
+  readonly collect?: boolean;
 }
 
 /** What a row's setup returns. */
@@ -155,7 +162,7 @@ class Side {
     const m = this.measure;
     // No forced collection before a timed batch (see bench/README.md, "How it runs"): each side
     // pays for its own garbage, as in a test run. BENCH_COLLECT=1 forces one before every batch.
-    if (m.value || process.env.BENCH_COLLECT === "1") collect();
+    if (m.value || m.collect === true || process.env.BENCH_COLLECT === "1") collect();
     if (m.value) return m.value();
     await m.before?.();
     try {
