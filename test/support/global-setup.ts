@@ -32,5 +32,11 @@ function builtAt(): number {
 
 export default function setup(): void {
   if (builtAt() >= newestMtime(join(root, "src"))) return;
-  execSync("npm run build", { cwd: root, stdio: "ignore" });
+  try {
+    execSync("npm run build", { cwd: root, stdio: "pipe" });
+  } catch (error) {
+    // Vitest shows a failed global setup as a bare "Serialized Error": say what the build printed.
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`npm run build failed before the tests:\n${String(stdout ?? "")}${String(stderr ?? "")}`);
+  }
 }

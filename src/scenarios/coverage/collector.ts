@@ -2,8 +2,9 @@
  * The coverage collector: counts, per service, the endpoints answered (by status), the states
  * entered and transitions taken (from the simulator's trace) and the named events traced (token
  * and lease lifecycles, node states, health codes). Observation only: it reads what the handler
- * answered and what the simulator traced, and never changes either. A request costs a few map
- * updates (O(1)); the universes are read once from the route and transition tables.
+ * answered and what the simulator traced, and never changes either. A request or a traced event
+ * costs a few lookups in nested maps (O(1), no key string built); the universes are read once from
+ * the route and transition tables, and labels are made when a report is.
  */
 import { machineTransitions, type Machine } from "../../simulator/kernel/machine.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
@@ -30,12 +31,18 @@ interface ServiceCounters {
   readonly answers: Map<string, Map<number, number>>;
   /** status -> count, for answers outside the endpoints. */
   readonly unmatched: Map<number, number>;
-  /** `machine\tstate` -> count. */
-  readonly states: Map<string, number>;
-  /** `machine\tlabel` -> count. */
-  readonly transitions: Map<string, number>;
-  /** `subject\tname` -> count. */
-  readonly named: Map<string, number>;
+  /** machine -> state -> count (nested maps: a traced event builds no key string). */
+  readonly states: Map<string, Map<string, number>>;
+  /** machine -> from -> event -> the row's count (its label is read when a report is made). */
+  readonly transitions: Map<string, Map<string, Map<string, TransitionCount>>>;
+  /** subject -> name -> count. */
+  readonly named: Map<string, Map<string, number>>;
+}
+
+/** How often one row of a machine was taken, and where it led (for a row outside the table's labels). */
+interface TransitionCount {
+  readonly to: string;
+  count: number;
 }
 
 /**
@@ -129,16 +136,18 @@ export class CoverageCollector {
     if (counters === undefined) return;
     switch (event.kind) {
       case "state":
-        bump(counters.states, `${event.machine}\t${event.state}`);
+        bump(inner(counters.states, event.machine), event.state);
         return;
       case "transition": {
-        const label = counters.machines.get(event.machine)?.transitionLabels.get(`${event.from}\t${event.event}`) ?? `${event.from} -> ${event.to} (${event.event})`;
-        bump(counters.transitions, `${event.machine}\t${label}`);
-        bump(counters.states, `${event.machine}\t${event.to}`);
+        const byEvent = inner(inner(counters.transitions, event.machine), event.from);
+        const row = byEvent.get(event.event);
+        if (row === undefined) byEvent.set(event.event, { to: event.to, count: 1 });
+        else row.count++;
+        bump(inner(counters.states, event.machine), event.to);
         return;
       }
       case "event":
-        bump(counters.named, `${event.subject}\t${event.name}`);
+        bump(inner(counters.named, event.subject), event.name);
         return;
     }
   }
@@ -148,11 +157,22 @@ function bump<K>(map: Map<K, number>, key: K): void {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
 
-/** The counts of `map` whose key starts with `prefix\t`, keyed by the rest. */
-function countsUnder(map: ReadonlyMap<string, number>, prefix: string): Map<string, number> {
+/** The map `outer` holds under `key` (made on first use). */
+function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let map = outer.get(key);
+  if (map === undefined) outer.set(key, (map = new Map()));
+  return map;
+}
+
+/** The counts of one machine's rows, keyed by label (`from -> to`, or `from -> to (event)`). */
+function transitionCounts(rows: ReadonlyMap<string, ReadonlyMap<string, TransitionCount>> | undefined, universe: MachineUniverse): Map<string, number> {
   const out = new Map<string, number>();
-  const head = `${prefix}\t`;
-  for (const [key, count] of map) if (key.startsWith(head)) out.set(key.slice(head.length), count);
+  for (const [from, byEvent] of rows ?? []) {
+    for (const [event, row] of byEvent) {
+      const label = universe.transitionLabels.get(`${from}\t${event}`) ?? `${from} -> ${row.to} (${event})`;
+      out.set(label, (out.get(label) ?? 0) + row.count);
+    }
+  }
   return out;
 }
 
@@ -182,13 +202,13 @@ function serviceReport(counters: ServiceCounters): ServiceCoverage {
   for (const name of [...counters.machines.keys()].sort(compare)) {
     const universe = counters.machines.get(name) as MachineUniverse;
     machines[name] = {
-      states: tally(universe.states, countsUnder(counters.states, name)),
-      transitions: tally(universe.transitionLabels.values(), countsUnder(counters.transitions, name)),
+      states: tally(universe.states, counters.states.get(name) ?? new Map()),
+      transitions: tally(universe.transitionLabels.values(), transitionCounts(counters.transitions.get(name), universe)),
     };
   }
   const events: Record<string, CoverageTally> = {};
   for (const subject of [...counters.events.keys()].sort(compare)) {
-    events[subject] = tally(counters.events.get(subject) ?? [], countsUnder(counters.named, subject));
+    events[subject] = tally(counters.events.get(subject) ?? [], counters.named.get(subject) ?? new Map());
   }
   return { endpoints, unmatched, machines, events };
 }

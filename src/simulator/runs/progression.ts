@@ -46,15 +46,17 @@ export function autoApplies(run: Run): boolean {
 
 type Stage = "post-plan-start" | "cost-estimate-start" | "policy-check-start";
 
-function stagesAfter(run: Run, status: RunStatus): Stage[] {
-  const all: Stage[] = [];
-  if (run.outcome.postPlanTasks) all.push("post-plan-start");
-  if (run.outcome.costEstimation) all.push("cost-estimate-start");
-  if (run.outcome.policyCheck !== "none") all.push("policy-check-start");
-  const done: Partial<Record<RunStatus, number>> = { planned: 0, post_plan_completed: 1, cost_estimated: 2, policy_checked: 3 };
-  const order: Stage[] = ["post-plan-start", "cost-estimate-start", "policy-check-start"];
-  const position = done[status] ?? 0;
-  return all.filter((stage) => order.indexOf(stage) >= position);
+/** How many post-plan stages are over in each state after planning (the next stage starts at that position). */
+const STAGES_DONE: Partial<Record<RunStatus, number>> = { planned: 0, post_plan_completed: 1, cost_estimated: 2, policy_checked: 3 };
+
+/** The first post-plan stage the run's outcome includes that has not happened by `status`, if any (allocates nothing: it runs on every timed move). */
+function nextStage(run: Run, status: RunStatus): Stage | undefined {
+  const position = STAGES_DONE[status] ?? 0;
+  const outcome = run.outcome;
+  if (position <= 0 && outcome.postPlanTasks) return "post-plan-start";
+  if (position <= 1 && outcome.costEstimation) return "cost-estimate-start";
+  if (position <= 2 && outcome.policyCheck !== "none") return "policy-check-start";
+  return undefined;
 }
 
 /** What happens once every post-plan stage is over: finish, save, confirm (auto-apply) or pause. */
@@ -94,14 +96,14 @@ export function nextAutomatic(state: RunsState, run: Run): RunEvent | undefined 
     case "planning": {
       if (run.canceledAt !== null) return outcome.interrupt === "stops" ? "cancel" : undefined;
       if (outcome.plan === "errors") return "plan-error";
-      const nothingFollows = stagesAfter(run, "planned").length === 0 && endOfPlan(run, outcome.plan === "changes") === "finish";
+      const nothingFollows = nextStage(run, "planned") === undefined && endOfPlan(run, outcome.plan === "changes") === "finish";
       return nothingFollows ? "finish" : "plan-done";
     }
     case "planned":
     case "post_plan_completed":
     case "cost_estimated":
     case "policy_checked":
-      return stagesAfter(run, run.status)[0] ?? endOfPlan(run, run.hasChanges);
+      return nextStage(run, run.status) ?? endOfPlan(run, run.hasChanges);
     case "post_plan_running":
       return "post-plan-done";
     case "cost_estimating":
@@ -280,114 +282,122 @@ export function take(ctx: OperationContext<RunsState>, run: Run, event: RunEvent
   }
 }
 
+type PlanStatus = RunsState["plans"][string]["status"];
+type ApplyStatus = RunsState["applies"][string]["status"];
+type PolicyCheck = RunsState["policyChecks"][string];
+
+function setPlan(ctx: OperationContext<RunsState>, run: Run, status: PlanStatus): void {
+  const plan = ctx.state.plans[run.planId];
+  if (plan) {
+    plan.status = status;
+    plan.statusTimestamps[status] = ctx.now;
+  }
+}
+
+function setApply(ctx: OperationContext<RunsState>, run: Run, status: ApplyStatus): void {
+  const apply = ctx.state.applies[run.applyId];
+  if (apply) {
+    apply.status = status;
+    apply.statusTimestamps[status] = ctx.now;
+  }
+}
+
+/** Sets the status of the run's policy checks (those `only` accepts, when given). */
+function setChecks(ctx: OperationContext<RunsState>, run: Run, status: PolicyCheck["status"], only?: (check: PolicyCheck) => boolean): void {
+  for (const id of run.policyCheckIds) {
+    const check = ctx.state.policyChecks[id];
+    if (check === undefined || (only !== undefined && !only(check))) continue;
+    check.status = status;
+    check.statusTimestamps[status] = ctx.now;
+  }
+}
+
+/** The side effects of entering `to` from `from`; it reads only the records the transition changes (it runs on every timed move). */
 function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: RunStatus): void {
   const now = ctx.now;
-  const plan = ctx.state.plans[run.planId];
-  const apply = ctx.state.applies[run.applyId];
-  const estimate = run.costEstimateId === null ? undefined : ctx.state.costEstimates[run.costEstimateId];
-  const checks = run.policyCheckIds.map((id) => ctx.state.policyChecks[id]).filter((c) => c !== undefined);
-  const setPlan = (status: NonNullable<typeof plan>["status"]): void => {
-    if (plan) {
-      plan.status = status;
-      plan.statusTimestamps[status] = now;
-    }
-  };
-  const setApply = (status: NonNullable<typeof apply>["status"]): void => {
-    if (apply) {
-      apply.status = status;
-      apply.statusTimestamps[status] = now;
-    }
-  };
   switch (to) {
     case "plan_queued":
-      setPlan("queued");
+      setPlan(ctx, run, "queued");
       return;
     case "planning":
-      setPlan("running");
+      setPlan(ctx, run, "running");
       return;
     case "planned":
     case "planned_and_finished":
       if (from === "planning") {
         run.hasChanges = run.outcome.plan === "changes";
-        if (plan) plan.hasChanges = run.hasChanges;
-        if (plan) plan.resources = run.hasChanges ? resourcesFor(run) : zero();
-        setPlan("finished");
+        const plan = ctx.state.plans[run.planId];
+        if (plan) {
+          plan.hasChanges = run.hasChanges;
+          plan.resources = run.hasChanges ? resourcesFor(run) : zero();
+        }
+        setPlan(ctx, run, "finished");
       }
-      if (to === "planned_and_finished") setApply("unreachable");
+      if (to === "planned_and_finished") setApply(ctx, run, "unreachable");
       return;
     case "cost_estimating":
       run.costEstimateId = createCostEstimate(ctx, run);
       return;
-    case "cost_estimated":
+    case "cost_estimated": {
+      const estimate = run.costEstimateId === null ? undefined : ctx.state.costEstimates[run.costEstimateId];
       if (estimate) {
         estimate.status = "finished";
         estimate.statusTimestamps.finished = now;
       }
       return;
+    }
     case "policy_checking":
       run.policyCheckIds = [...run.policyCheckIds, createPolicyCheck(ctx, run)];
       return;
     case "policy_checked":
     case "policy_override":
-    case "policy_soft_failed": {
-      const status = to === "policy_checked" ? "passed" : "soft_failed";
-      for (const check of checks) {
-        check.status = status;
-        check.statusTimestamps[status] = now;
-      }
-      if (to === "policy_soft_failed") setApply("unreachable");
+    case "policy_soft_failed":
+      setChecks(ctx, run, to === "policy_checked" ? "passed" : "soft_failed");
+      if (to === "policy_soft_failed") setApply(ctx, run, "unreachable");
       return;
-    }
     case "confirmed":
       if (from === "policy_override") {
         run.policyOverridden = true;
-        for (const check of checks) {
-          check.status = "overridden";
-          check.statusTimestamps.overridden = now;
-        }
+        setChecks(ctx, run, "overridden");
       }
       return;
     case "apply_queued":
-      setApply("queued");
+      setApply(ctx, run, "queued");
       return;
     case "applying":
-      setApply("running");
+      setApply(ctx, run, "running");
       return;
-    case "applied":
+    case "applied": {
+      const plan = ctx.state.plans[run.planId];
+      const apply = ctx.state.applies[run.applyId];
       if (apply && plan) apply.resources = { ...plan.resources };
-      setApply("finished");
+      setApply(ctx, run, "finished");
       applied(ctx, run);
       return;
+    }
     case "errored":
-      if (from === "planning") setPlan("errored");
-      if (from === "policy_checking") {
-        for (const check of checks) {
-          check.status = "hard_failed";
-          check.statusTimestamps.hard_failed = now;
-        }
-      }
-      if (from === "applying") setApply("errored");
-      else setApply("unreachable");
+      if (from === "planning") setPlan(ctx, run, "errored");
+      if (from === "policy_checking") setChecks(ctx, run, "hard_failed");
+      setApply(ctx, run, from === "applying" ? "errored" : "unreachable");
       return;
     case "canceled":
     case "force_canceled":
-    case "discarded":
+    case "discarded": {
       if (to !== "discarded" && run.canceledAt === null) run.canceledAt = now;
-      if (plan && (plan.status === "running" || plan.status === "queued")) setPlan("canceled");
-      else if (plan && plan.status === "pending") setPlan("unreachable");
-      if (apply && (apply.status === "running" || apply.status === "queued")) setApply("canceled");
-      else if (apply && apply.status === "pending") setApply("unreachable");
+      const plan = ctx.state.plans[run.planId];
+      if (plan && (plan.status === "running" || plan.status === "queued")) setPlan(ctx, run, "canceled");
+      else if (plan && plan.status === "pending") setPlan(ctx, run, "unreachable");
+      const apply = ctx.state.applies[run.applyId];
+      if (apply && (apply.status === "running" || apply.status === "queued")) setApply(ctx, run, "canceled");
+      else if (apply && apply.status === "pending") setApply(ctx, run, "unreachable");
+      const estimate = run.costEstimateId === null ? undefined : ctx.state.costEstimates[run.costEstimateId];
       if (estimate && estimate.status !== "finished") {
         estimate.status = "canceled";
         estimate.statusTimestamps.canceled = now;
       }
-      for (const check of checks) {
-        if (check.status === "pending" || check.status === "queued") {
-          check.status = "canceled";
-          check.statusTimestamps.canceled = now;
-        }
-      }
+      setChecks(ctx, run, "canceled", (check) => check.status === "pending" || check.status === "queued");
       return;
+    }
     default:
       return;
   }
