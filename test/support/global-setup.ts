@@ -37,6 +37,6 @@ export default function setup(): void {
   } catch (error) {
     // Vitest shows a failed global setup as a bare "Serialized Error": say what the build printed.
     const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`npm run build failed before the tests:\n${String(stdout ?? "")}${String(stderr ?? "")}`);
+    throw new Error(`npm run build failed before the tests:\n${String(stdout ?? "")}${String(stderr ?? "")}`, { cause: error });
   }
 }
