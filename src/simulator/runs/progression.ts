@@ -75,12 +75,10 @@ function endOfPlan(run: Run, hasChanges: boolean): RunEvent | undefined {
  * nextAutomatic(ctx.state, run) // "plan-start" for a run in plan_queued
  */
 export function nextAutomatic(state: RunsState, run: Run): RunEvent | undefined {
-  const workspace = state.workspaces[run.workspaceId];
-  const holds = workspace?.lockedBy === run.id;
   const outcome = run.outcome;
   switch (run.status) {
     case "pending":
-      return holds || !needsWorkspace(run) ? "start" : undefined;
+      return !needsWorkspace(run) || holdsWorkspace(state, run) ? "start" : undefined;
     case "fetching":
       return "fetch-done";
     case "fetching_completed":
@@ -118,7 +116,7 @@ export function nextAutomatic(state: RunsState, run: Run): RunEvent | undefined 
           return "policy-pass";
       }
     case "confirmed":
-      return holds ? "apply-queue" : undefined;
+      return holdsWorkspace(state, run) ? "apply-queue" : undefined;
     case "apply_queued":
       return "apply-start";
     case "applying":
@@ -127,6 +125,11 @@ export function nextAutomatic(state: RunsState, run: Run): RunEvent | undefined 
     default:
       return undefined;
   }
+}
+
+/** Whether the run holds its workspace (read only in the states that wait for it: every timed move asks for the next step). */
+function holdsWorkspace(state: RunsState, run: Run): boolean {
+  return state.workspaces[run.workspaceId]?.lockedBy === run.id;
 }
 
 /**
@@ -194,7 +197,7 @@ const DWELL: Partial<Record<RunStatus, PhaseName>> = {
  * dwellMs(run) // 30_000 while planning with default durations
  */
 export function dwellMs(run: Run): number {
-  if (RUNNING_STATES.includes(run.status) && run.canceledAt !== null) return run.outcome.durations.cancel;
+  if (run.canceledAt !== null && RUNNING_STATES.includes(run.status)) return run.outcome.durations.cancel;
   const phase = DWELL[run.status];
   return phase === undefined ? 0 : run.outcome.durations[phase];
 }
