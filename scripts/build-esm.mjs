@@ -39,7 +39,7 @@ export async function buildEsm(entries) {
   const { index, ...others } = entries;
   const indexFile = resolve(root, index);
   const inIndex = await graphOf(indexFile);
-  /** Modules of the main entry the other entries import: file -> { id, names }. */
+  /** Modules of the main entry the other entries import: file -> { id, names (a promise until all are read) }. */
   const shared = new Map();
   const aliasOf = (file, name) => `__infra_${shared.get(file).id}_${name}`;
 
@@ -51,11 +51,13 @@ export async function buildEsm(entries) {
         if (args.pluginData?.skip || args.kind === "entry-point" || args.namespace !== "file") return undefined;
         const resolved = await plugin.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, namespace: "file", pluginData: { skip: true } });
         if (resolved.errors.length > 0 || !inIndex.has(resolved.path)) return undefined;
-        if (!shared.has(resolved.path)) shared.set(resolved.path, { id: shared.size, names: await exportsOf(resolved.path) });
+        // Claimed before any await: two imports of one module resolved at once share one entry, and
+        // two modules resolved at once never draw the same id (their aliases would collide).
+        if (!shared.has(resolved.path)) shared.set(resolved.path, { id: shared.size, names: exportsOf(resolved.path) });
         return { path: resolved.path, namespace: "from-index" };
       });
-      plugin.onLoad({ filter: /.*/, namespace: "from-index" }, (args) => {
-        const { names } = shared.get(args.path);
+      plugin.onLoad({ filter: /.*/, namespace: "from-index" }, async (args) => {
+        const names = await shared.get(args.path).names;
         const list = names.map((name) => `${aliasOf(args.path, name)} as ${name === "default" ? "default" : name}`).join(", ");
         return { contents: `export { ${list} } from "./index.js";\n`, loader: "js" };
       });
@@ -73,6 +75,7 @@ export async function buildEsm(entries) {
     write: false,
   });
 
+  for (const entry of shared.values()) entry.names = await entry.names;
   // The main entry, one file: its own exports, and the aliases the other entries import.
   const aliases = [...shared]
     .sort(([, a], [, b]) => a.id - b.id)

@@ -125,14 +125,36 @@ export function serializeRun(ctx: SerializeContext, run: Run, options: { single:
 /** A JSON string literal (the same text `JSON.stringify` writes for the string). */
 const str = JSON.stringify as (value: string) => string;
 const bool = (value: boolean): string => (value ? "true" : "false");
-const refJson = (type: string, id: string): string => `{"type":${str(type)},"id":${str(id)}}`;
-const refsJson = (type: string, ids: readonly string[]): string => (ids.length === 0 ? "[]" : `[${ids.map((id) => refJson(type, id)).join(",")}]`);
+/** `{"type":"<type>","id":` of each resource type a run refers to, written once. */
+const refPrefixes = new Map<string, string>();
+const refJson = (type: string, id: string): string => {
+  let prefix = refPrefixes.get(type);
+  if (prefix === undefined) refPrefixes.set(type, (prefix = `{"type":${str(type)},"id":`));
+  return `${prefix}${str(id)}}`;
+};
+const refsJson = (type: string, ids: readonly string[]): string => {
+  if (ids.length === 0) return "[]";
+  let out = "[";
+  for (let i = 0; i < ids.length; i++) out += `${i === 0 ? "" : ","}${refJson(type, ids[i] as string)}`;
+  return `${out}]`;
+};
 const stringsJson = (values: readonly string[] | null): string => (values === null ? "null" : JSON.stringify(values));
+/** `"<status-timestamps key>":"` of each state (`plan-queueable-at` for pending), written once. */
+const timestampKeys = new Map<string, string>();
+const timestampKey = (state: string): string => {
+  let key = timestampKeys.get(state);
+  if (key === undefined) {
+    key = `${str(state === "pending" ? "plan-queueable-at" : dashed(state))}:"`;
+    if (timestampKeys.size < 1024) timestampKeys.set(state, key);
+  }
+  return key;
+};
 
 /**
  * {@link serializeRun} written straight to JSON text: the exact bytes `JSON.stringify(serializeRun(ctx,
  * run, options))` gives (a property test compares them), without building the resource object
- * and walking it again. A run is the resource clients poll, so its GET is the hot path.
+ * and walking it again. A run is the resource clients poll, so its GET is the hot path: the fixed
+ * parts of the text (keys, reference prefixes) are written once per process, not per request.
  * @example
  * `{"data":${serializeRunJson(out, run, { single: true })}}` // the GET /runs/:id document
  */
@@ -140,12 +162,27 @@ export function serializeRunJson(ctx: SerializeContext, run: Run, options: { sin
   const actions = runActions(ctx.state as RunsState, run, ctx.now);
   const permissions = runPermissions(ctx.state as RunsState, ctx.caller, run);
   let timestampsJson = "";
-  for (const state in run.statusTimestamps) {
-    const at = run.statusTimestamps[state as keyof Run["statusTimestamps"]];
+  const timestamps = run.statusTimestamps as Record<string, number | undefined>;
+  for (const state in timestamps) {
+    const at = timestamps[state];
     if (at === undefined) continue;
-    timestampsJson += `${timestampsJson === "" ? "" : ","}${str(state === "pending" ? "plan-queueable-at" : dashed(state))}:"${isoSeconds(at)}"`;
+    timestampsJson += `${timestampsJson === "" ? "" : ","}${timestampKey(state)}${isoSeconds(at)}"`;
   }
-  const variables = run.variables.length === 0 ? "[]" : `[${run.variables.map((v) => `{"key":${str(v.key)},"value":${str(v.value)}}`).join(",")}]`;
+  let variables = "[]";
+  if (run.variables.length > 0) {
+    variables = "[";
+    for (let i = 0; i < run.variables.length; i++) {
+      const v = run.variables[i] as Run["variables"][number];
+      variables += `${i === 0 ? "" : ","}{"key":${str(v.key)},"value":${str(v.value)}}`;
+    }
+    variables += "]";
+  }
+  let comments = "[]";
+  if (run.comments.length > 0) {
+    comments = "[";
+    for (let i = 0; i < run.comments.length; i++) comments += `${i === 0 ? "" : ","}${refJson("comments", (run.comments[i] as Run["comments"][number]).id)}`;
+    comments += "]";
+  }
   return (
     `{"id":${str(run.id)},"type":"runs","attributes":{"actions":{"is-cancelable":${bool(actions.isCancelable)},"is-confirmable":${bool(actions.isConfirmable)},` +
     `"is-discardable":${bool(actions.isDiscardable)},"is-force-cancelable":${bool(actions.isForceCancelable)}},` +
@@ -159,12 +196,12 @@ export function serializeRunJson(ctx: SerializeContext, run: Run, options: { sin
     `"can-discard":${bool(permissions.canDiscard)},"can-force-execute":${bool(permissions.canForceExecute)},"can-force-cancel":${bool(permissions.canForceCancel)},` +
     `"can-override-policy-check":${bool(permissions.canOverridePolicyCheck)}}` +
     `${run.forceCancelAvailableAt === null ? "" : `,"force_cancel_available_at":"${isoMillis(run.forceCancelAvailableAt)}"`}},` +
-    `"relationships":{"apply":{"data":${refJson("applies", run.applyId)}},"comments":{"data":${refsJson("comments", run.comments.map((c) => c.id))}},` +
-    `"configuration-version":{"data":${refJson("configuration-versions", run.configurationVersionId)}},` +
-    `"cost-estimate":{"data":${run.costEstimateId === null ? "null" : refJson("cost-estimates", run.costEstimateId)}},` +
-    `"created-by":{"data":${run.createdBy === "" ? "null" : refJson("users", run.createdBy)}},"input-state-version":{"data":null},` +
-    `"plan":{"data":${refJson("plans", run.planId)}},"run-events":{"data":[]},"policy-checks":{"data":${refsJson("policy-checks", run.policyCheckIds)}},` +
-    `"workspace":{"data":${refJson("workspaces", run.workspaceId)}},"workspace-run-alerts":{"data":[]}${options.single ? ',"task-stages":{"data":[]}' : ""}},` +
+    `"relationships":{"apply":{"data":{"type":"applies","id":${str(run.applyId)}}},"comments":{"data":${comments}},` +
+    `"configuration-version":{"data":{"type":"configuration-versions","id":${str(run.configurationVersionId)}}},` +
+    `"cost-estimate":{"data":${run.costEstimateId === null ? "null" : `{"type":"cost-estimates","id":${str(run.costEstimateId)}}`}},` +
+    `"created-by":{"data":${run.createdBy === "" ? "null" : `{"type":"users","id":${str(run.createdBy)}}`}},"input-state-version":{"data":null},` +
+    `"plan":{"data":{"type":"plans","id":${str(run.planId)}}},"run-events":{"data":[]},"policy-checks":{"data":${refsJson("policy-checks", run.policyCheckIds)}},` +
+    `"workspace":{"data":{"type":"workspaces","id":${str(run.workspaceId)}}},"workspace-run-alerts":{"data":[]}${options.single ? ',"task-stages":{"data":[]}' : ""}},` +
     `"links":{"self":${str(ctx.link(`/runs/${run.id}`))}}}`
   );
 }
