@@ -128,6 +128,8 @@ function quantile(values: readonly number[], q: number): number {
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const batchSeconds = Number(process.env.BENCH_BATCH_MS ?? 100) / 1000;
 const rowSeconds = Number(process.env.BENCH_ROW_SECONDS ?? 10);
+/** Least time spent on unrecorded warm-up rounds (`BENCH_WARMUP_MS`, default 1000). */
+const warmupSeconds = Number(process.env.BENCH_WARMUP_MS ?? 1000) / 1000;
 
 /** A measure that can run a batch of `n` calls and report seconds per operation. */
 class Side {
@@ -224,9 +226,14 @@ async function runRow(file: string, spec: RowSpec): Promise<RowResult> {
     const anchor = new Side(comparison.anchor, clock);
     await figure.prepare();
     await anchor.prepare();
-    // One unrecorded warm-up round, then paired rounds in alternating order.
-    await figure.sample();
-    await anchor.sample();
+    // Unrecorded warm-up rounds for at least warmupSeconds (one round at the least), then paired
+    // rounds in alternating order. The CPU clock counts the optimizing compiler's background
+    // threads too: until it has compiled a side's hot code, the side is charged for compiling it.
+    const warming = performance.now();
+    do {
+      await figure.sample();
+      await anchor.sample();
+    } while ((performance.now() - warming) / 1000 < warmupSeconds);
     const rounds = spec.rounds ?? Number(process.env.BENCH_ROUNDS ?? 15);
     const figures: number[] = [];
     const anchors: number[] = [];
