@@ -22,8 +22,8 @@ export interface RunGet {
   readonly reply: StaticReply;
 }
 
-/** Builds {@link RunGet} (seed 1: the same bytes every time). */
-export async function runGet(options: { readonly coverage?: boolean } = {}): Promise<RunGet> {
+/** Builds {@link RunGet} (seed 1: the same bytes every time); `journal: { limit: 0 }` keeps no journal. */
+export async function runGet(options: { readonly coverage?: boolean; readonly journal?: { readonly limit?: number } } = {}): Promise<RunGet> {
   const doubles = createDoubles({ seed: 1, ...options });
   const { runs } = doubles;
   const workspace = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
