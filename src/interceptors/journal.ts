@@ -125,9 +125,9 @@ export class JournalBody {
   ) {}
 
   /**
-   * Keeps `body` up to `limit` bytes: small bodies by reference (no copy; a string made flat, see
-   * {@link flat}), longer ones as a copy of their first `limit` bytes (the rest of the buffer is not
-   * held).
+   * Keeps `body` up to `limit` bytes: small bodies by reference (no copy; a string is made one
+   * flat run of characters first, so an entry never holds the parts it was concatenated from),
+   * longer ones as a copy of their first `limit` bytes (the rest of the buffer is not held).
    * @example JournalBody.of(new TextEncoder().encode('{"a":1}'), 16384).json() // { a: 1 }
    */
   static of(body: Uint8Array | string | undefined, limit: number): JournalBody {
