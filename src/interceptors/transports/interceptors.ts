@@ -177,21 +177,28 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
   }
   // A path such as `//v1/x` stays a path on this origin.
   const simUrl = origin === destination.origin ? url : new URL(`${destination.origin}${url.pathname}${url.search}`);
-  let read: RequestBody;
-  try {
-    read = await requestBody(request, () => handler.maxBodyBytes(simUrl));
-  } catch (error) {
-    fail(controller, error);
-    return true;
+  let read: RequestBody | undefined;
+  // A request without a body by its framing (most GETs) reads nothing and waits for nothing.
+  if (request.body !== null || request.headers.has("content-length") || request.headers.has("transfer-encoding")) {
+    try {
+      read = await requestBody(request, () => handler.maxBodyBytes(simUrl));
+    } catch (error) {
+      fail(controller, error);
+      return true;
+    }
   }
-  const headers: Record<string, string> = Object.fromEntries(request.headers as unknown as Iterable<[string, string]>);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    if (name === "__proto__") Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
+    else headers[name] = value;
+  });
   const simRequest: SimRequest = {
     method: request.method,
     url: simUrl,
     headers,
-    body: read.body,
+    body: read === undefined ? new Uint8Array() : read.body,
     signal: request.signal,
-    ...(read.tooLarge ? { bodyTooLarge: true } : {}),
+    ...(read?.tooLarge === true ? { bodyTooLarge: true } : {}),
   };
   const response = await handler.handle(simRequest);
   if (response.drop !== undefined) {
