@@ -207,10 +207,7 @@ export function createHandler(options: HandlerOptions): Handler {
         sim,
         request: normalized,
         params: result.params,
-        // Read when a route asks: a URL builds its URLSearchParams on first use, and most routes never do.
-        get query() {
-          return request.url.searchParams;
-        },
+        query: request.url.searchParams,
         mount: result.mount,
         path: result.path,
         ...(note === undefined ? {} : { endpoint: note }),

@@ -146,17 +146,7 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
     req.resume();
   }
   const chunks = read.chunks;
-  // Aborted only when the client goes away while the request is in flight (a blocked read stops
-  // waiting). The signal is made only when the handler asks for it (a blocked read does), and
-  // aborting builds a DOMException: neither is paid by a response that closes normally.
-  let abort: AbortController | undefined;
   let answered = false;
-  let gone = false;
-  res.on("close", () => {
-    if (answered) return;
-    gone = true;
-    abort?.abort();
-  });
   // Repeated lines folded by the rule every in-process transport applies too (header-values.ts).
   const headers = requestHeaders(req.rawHeaders);
   // The tracker's header carries the connection's secret; a client's own copy (possible once the
@@ -168,20 +158,10 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   const override = req.method === "GET" && headers[METHOD_OVERRIDE_HEADER]?.trim().toUpperCase() === "LIST" ? "LIST" : undefined;
   // Case-sensitive, as in Go's net/http: a client's `delete` stays `delete` (an unknown method).
   const method = original ?? override ?? req.method ?? "GET";
-  const request: SimRequest = {
-    method,
-    url,
-    headers,
-    body: chunks.length === 0 ? new Uint8Array() : new Uint8Array(Buffer.concat(chunks)),
-    get signal(): AbortSignal {
-      if (abort === undefined) {
-        abort = new AbortController();
-        if (gone) abort.abort();
-      }
-      return abort.signal;
-    },
-    ...(read.tooLarge ? { bodyTooLarge: true } : {}),
-  };
+  const request = new ServedRequest(method, url, headers, chunks.length === 0 ? new Uint8Array() : new Uint8Array(Buffer.concat(chunks)), read.tooLarge);
+  res.on("close", () => {
+    if (!answered) request.leave();
+  });
   let response: SimResponse;
   try {
     response = await handler.handle(request);
@@ -200,6 +180,43 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
     return;
   }
   send(res, response, method === "HEAD");
+}
+
+/**
+ * A request as the server hands it to the handler. Its signal aborts only when the client goes
+ * away while the request is in flight (a blocked read stops waiting); it is made only when the
+ * handler asks for it (a blocked read does), and aborting builds a DOMException: neither is paid
+ * by a response that closes normally. A class, not an object literal with a getter: a literal's
+ * accessor is defined anew for every request (about 0.7 us on Node 20, measured).
+ */
+class ServedRequest implements SimRequest {
+  private abort: AbortController | undefined;
+  private gone = false;
+  readonly bodyTooLarge?: boolean;
+
+  constructor(
+    readonly method: string,
+    readonly url: URL,
+    readonly headers: Record<string, string>,
+    readonly body: Uint8Array,
+    tooLarge: boolean,
+  ) {
+    if (tooLarge) this.bodyTooLarge = true;
+  }
+
+  get signal(): AbortSignal {
+    if (this.abort === undefined) {
+      this.abort = new AbortController();
+      if (this.gone) this.abort.abort();
+    }
+    return this.abort.signal;
+  }
+
+  /** The client went away before the answer: the signal aborts (now, or when it is made). */
+  leave(): void {
+    this.gone = true;
+    this.abort?.abort();
+  }
 }
 
 /** What a request without a body reads. */
