@@ -2,6 +2,7 @@
  * Transport-free HTTP: the request and response shapes every transport (nock, the node:http
  * server, a direct call) converts to and from, and the per-service plug-in contract.
  */
+import { setOwn } from "../simulator/kernel/dict.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultAnswer } from "./faults.js";
 import type { SimRequest, SimResponse } from "./message.js";
@@ -161,9 +162,7 @@ export function withContentLength(response: SimResponse, body: Uint8Array | unde
   let framed = false;
   for (const name in response.headers) {
     if (!Object.hasOwn(response.headers, name)) continue;
-    const value = response.headers[name] as string;
-    if (name === "__proto__") Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
-    else headers[name] = value;
+    setOwn(headers, name, response.headers[name] as string);
     const lower = name.toLowerCase();
     if (lower === "content-length" || lower === "transfer-encoding") framed = true;
   }

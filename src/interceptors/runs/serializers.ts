@@ -177,12 +177,7 @@ export function serializeRunJson(ctx: SerializeContext, run: Run, options: { sin
     }
     variables += "]";
   }
-  let comments = "[]";
-  if (run.comments.length > 0) {
-    comments = "[";
-    for (let i = 0; i < run.comments.length; i++) comments += `${i === 0 ? "" : ","}${refJson("comments", (run.comments[i] as Run["comments"][number]).id)}`;
-    comments += "]";
-  }
+  const comments = run.comments.length === 0 ? "[]" : refsJson("comments", run.comments.map((c) => c.id));
   return (
     `{"id":${str(run.id)},"type":"runs","attributes":{"actions":{"is-cancelable":${bool(actions.isCancelable)},"is-confirmable":${bool(actions.isConfirmable)},` +
     `"is-discardable":${bool(actions.isDiscardable)},"is-force-cancelable":${bool(actions.isForceCancelable)}},` +

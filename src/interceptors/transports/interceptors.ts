@@ -17,6 +17,7 @@ import type { Handler } from "../handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "../http.js";
 import { canonicalOrigin, holdOwnedOrigins } from "../owned-origins.js";
 import { claimOrigins } from "./claims.js";
+import { setOwn } from "../../simulator/kernel/dict.js";
 import { UsageError } from "../../simulator/kernel/errors.js";
 import type { TransportOptions } from "../nock-adapter.js";
 import { attachEngineListener, type EngineController, type EngineRequestEvent } from "./engine.js";
@@ -179,7 +180,7 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
   const simUrl = origin === destination.origin ? url : new URL(`${destination.origin}${url.pathname}${url.search}`);
   let read: RequestBody | undefined;
   // A request without a body by its framing (most GETs) reads nothing and waits for nothing.
-  if (request.body !== null || request.headers.has("content-length") || request.headers.has("transfer-encoding")) {
+  if (!bodyless(request)) {
     try {
       read = await requestBody(request, () => handler.maxBodyBytes(simUrl));
     } catch (error) {
@@ -188,10 +189,7 @@ async function answer(handler: Handler, destinations: Map<string, Destination>, 
     }
   }
   const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    if (name === "__proto__") Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
-    else headers[name] = value;
-  });
+  request.headers.forEach((value, name) => setOwn(headers, name, value));
   const simRequest: SimRequest = {
     method: request.method,
     url: simUrl,
@@ -235,12 +233,20 @@ export interface RequestBody {
 export async function requestBody(request: Request, limitOf?: number | (() => number | undefined)): Promise<RequestBody> {
   const limit = (): number | undefined => (typeof limitOf === "function" ? limitOf() : limitOf);
   if (request.body !== null) return readLimited(request.body, limit());
-  const length = request.headers.get("content-length");
-  const chunked = request.headers.get("transfer-encoding") !== null;
-  if (!chunked && (length === null || length === "0")) return { body: new Uint8Array(), tooLarge: false };
+  if (bodyless(request)) return { body: new Uint8Array(), tooLarge: false };
   const stream = rawBodyStream(request);
   if (stream === undefined) return { body: new Uint8Array(), tooLarge: false };
   return readStream(stream, limit());
+}
+
+/**
+ * Whether `request` has no body by its framing: no fetch body stream, no `Transfer-Encoding`, and
+ * no `Content-Length` above 0 (what {@link requestBody} reads nothing for).
+ */
+function bodyless(request: Request): boolean {
+  if (request.body !== null || request.headers.has("transfer-encoding")) return false;
+  const length = request.headers.get("content-length");
+  return length === null || length === "0";
 }
 
 /** Reads a node:http body stream up to `limit` bytes, leaving it past the limit. */

@@ -8,6 +8,7 @@
  * changed in place, only replaced. `Map`, `Set` and `Date` are copied; anything else with a
  * prototype of its own goes to `structuredClone`.
  */
+import { setOwn } from "./dict.js";
 
 /**
  * A deep copy of plain data.
@@ -27,8 +28,7 @@ export function clonePlain<T>(value: T): T {
     for (const key of Object.keys(value)) {
       const copy = clonePlain((value as Record<string, unknown>)[key]);
       // A "__proto__" key (user data: metadata maps, secret keys) is an own property, not a prototype.
-      if (key === "__proto__") Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
-      else out[key] = copy;
+      setOwn(out, key, copy);
     }
     return out as T;
   }

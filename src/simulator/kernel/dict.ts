@@ -41,3 +41,14 @@ export function mapDict<T, U>(source: Readonly<Record<string, T>>, map: (value: 
   for (const key of Object.keys(source)) out[key] = map(source[key] as T, key);
   return out;
 }
+
+/**
+ * Stores `value` under `key` as an own, enumerable property, whatever the key: `record["__proto__"]
+ * = value` on an object with a prototype would replace the prototype instead. For copies into
+ * objects that have one (header maps built with `{}`, clones of plain objects).
+ * @example setOwn(headers, "__proto__", "x"); Object.keys(headers) // ["__proto__"]
+ */
+export function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
+}

@@ -18,6 +18,7 @@
  * Byte arrays, `Map`, `Set`, `Date` and other objects are handed out as they are: service state
  * never changes them in place (stored bytes are replaced, not edited), as DESIGN.md requires.
  */
+import { setOwn } from "./dict.js";
 
 /** What every journal's proxy answers with its target (see {@link peek}). */
 const PEEK = Symbol("journal peek");
@@ -216,8 +217,7 @@ export class Journal {
       if (item === null || typeof item !== "object") continue;
       const target = this.targetOf(item);
       if (target === undefined) this.unwrapInside(item, (seen ??= new Set()).add(object));
-      else if (key === "__proto__") Object.defineProperty(record, key, { value: target, enumerable: true, writable: true, configurable: true });
-      else record[key] = target;
+      else setOwn(record, key, target);
     }
   }
 
