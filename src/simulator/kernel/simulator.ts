@@ -466,7 +466,9 @@ export class Simulator {
       blob: (key) => this.blobs.get(key),
       trace: (event) => this.emitTrace(service, event),
       ids: this.ids,
-      schedule: (at, kind, payload = null) => this.schedule.add(Math.max(at, this.lastNow), service, kind, this.journal.unwrap(payload)),
+      // Proxies exist only while a transaction is open: a firing move sees the state itself, and its
+      // payloads (fresh objects, one per timed move) need no unwrapping (about 10% of a timed move).
+      schedule: (at, kind, payload = null) => this.schedule.add(Math.max(at, this.lastNow), service, kind, this.journal.active ? this.journal.unwrap(payload) : payload),
       cancel: (moveId) => {
         const removed = this.schedule.cancel(moveId);
         if (removed !== undefined && slot.undo !== undefined) (slot.undo.cancelled ??= []).push(removed);
