@@ -211,13 +211,16 @@ export class Schedule {
     return low;
   }
 
+  /** Drops the id list's dead entries in place (no new array: one per compaction was 5% of a timed move's allocation). */
   private compactIndex(): void {
-    const kept: Entry[] = [];
-    for (const entry of this.index) {
-      if (entry.live) kept.push(entry);
+    const index = this.index;
+    let kept = 0;
+    for (let i = 0; i < index.length; i++) {
+      const entry = index[i] as Entry;
+      if (entry.live) index[kept++] = entry;
       else entry.inIndex = false;
     }
-    this.index = kept;
+    index.length = kept;
   }
 
   /** Drops dead entries: the live ones in firing order form a valid heap. */
