@@ -44,6 +44,14 @@ export interface Measure {
    * (bench/README.md, "How it runs").
    */
   readonly collect?: boolean;
+  /**
+   * Least length of this side's batches, ms (default `BENCH_BATCH_MS`, 100). A side that collects
+   * before each batch wants longer ones: for a while after a forced collection the same work costs
+   * up to 2-3x (measured: token creates right after `gc()` 50-100 us, from about the 2,500th on
+   * 20-30 us), so in short batches the ratio follows how many calls each side's batch happens to
+   * hold.
+   */
+  readonly batchMs?: number;
 }
 
 /** What a row's setup returns. */
@@ -149,12 +157,13 @@ class Side {
     const first = m.run();
     this.async_ = typeof (first as { then?: unknown } | undefined)?.then === "function";
     await first;
+    const least = m.batchMs === undefined ? batchSeconds : m.batchMs / 1000;
     // Grow the batch until it lasts batchSeconds (a slow operation runs once per batch; a side
     // with `fresh` always runs once per batch, after its untimed `fresh`).
     for (; m.fresh === undefined; ) {
       const seconds = await this.time(this.n);
-      if (seconds * this.n * (m.ops ?? 1) >= batchSeconds || this.n >= 1 << 20) break;
-      this.n = Math.max(this.n * 2, Math.min(1 << 20, Math.ceil(batchSeconds / Math.max(seconds * (m.ops ?? 1), 1e-9) / 2)));
+      if (seconds * this.n * (m.ops ?? 1) >= least || this.n >= 1 << 20) break;
+      this.n = Math.max(this.n * 2, Math.min(1 << 20, Math.ceil(least / Math.max(seconds * (m.ops ?? 1), 1e-9) / 2)));
     }
     await m.after?.();
   }
