@@ -63,7 +63,8 @@ export function initialRunsState(now: number, ids: IdSource): RunsState {
     settings: {
       coolOffMs: DEFAULT_COOL_OFF_MS,
       downloadLinkTtlMs: DEFAULT_DOWNLOAD_LINK_TTL_MS,
-      outcome: { ...DEFAULT_OUTCOME, durations: { ...DEFAULT_OUTCOME.durations } },
+      // A frozen value (runs without overrides share it; see mergeOutcome).
+      outcome: DEFAULT_OUTCOME,
       uploadOutcome: "succeeds",
     },
     organizations: dict(),

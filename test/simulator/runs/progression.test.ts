@@ -183,4 +183,40 @@ describe("runs simulator: outcomes", () => {
     });
     expect(combineOverrides({ plan: "errors" }, { apply: "errors" })).toEqual({ plan: "errors", apply: "errors" });
   });
+
+  it("gives frozen values, and the base itself when nothing overrides a frozen base", () => {
+    for (const nothing of [[], [undefined], [{}], [{ plan: undefined }], [{ durations: {} }], [{ durations: { plan: undefined } }]]) {
+      expect(mergeOutcome(DEFAULT_OUTCOME, ...(nothing as [])), JSON.stringify(nothing)).toBe(DEFAULT_OUTCOME);
+    }
+    const merged = mergeOutcome(DEFAULT_OUTCOME, { resources: { add: 1, change: 0, destroy: 0, import: 0 } });
+    expect(merged).not.toBe(DEFAULT_OUTCOME);
+    expect([Object.isFrozen(merged), Object.isFrozen(merged.durations), Object.isFrozen(merged.resources)]).toEqual([true, true, true]);
+    expect(() => ((merged as { plan: string }).plan = "errors")).toThrow(TypeError);
+    expect(() => ((merged.durations as { plan: number }).plan = 1)).toThrow(TypeError);
+    // A base that is not frozen (a state restored from a snapshot is a copy) is never shared.
+    const thawed = { ...DEFAULT_OUTCOME, durations: { ...DEFAULT_DURATIONS } };
+    const copy = mergeOutcome(thawed);
+    expect(copy).not.toBe(thawed);
+    expect(copy).toEqual(thawed);
+    expect(Object.isFrozen(copy)).toBe(true);
+  });
+
+  it("lets runs without overrides share the simulator's outcome, and gives an overridden run its own", () => {
+    const b = bare();
+    b.uploadVersion();
+    const first = b.createRun();
+    const second = b.createRun();
+    expect(b.run(first).outcome).toBe(b.state().settings.outcome);
+    expect(b.run(second).outcome).toBe(b.run(first).outcome);
+    const other = bare({ outcome: { plan: "no-changes" } });
+    other.uploadVersion();
+    const own = other.run(other.createRun()).outcome;
+    expect(own).not.toBe(other.state().settings.outcome);
+    expect([own.plan, Object.isFrozen(own)]).toEqual(["no-changes", true]);
+    // After a restore the state is a copy: runs still follow the simulator's outcome.
+    b.sim.restore(b.sim.snapshot());
+    const third = b.createRun();
+    expect(b.run(third).outcome).toEqual(DEFAULT_OUTCOME);
+    expect(b.run(first).outcome).toEqual(DEFAULT_OUTCOME);
+  });
 });
