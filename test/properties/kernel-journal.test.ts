@@ -30,7 +30,8 @@ type Op =
   | { kind: "wrapNew"; path: number[]; key: string; from: number[] }
   | { kind: "delete"; path: number[] }
   | { kind: "array"; path: number[]; method: "push" | "pop" | "shift" | "unshift" | "splice" | "reverse" | "sort" | "grow"; value: unknown; n: number }
-  | { kind: "assign"; path: number[]; value: Data };
+  | { kind: "assign"; path: number[]; value: Data }
+  | { kind: "observe"; path: number[] };
 
 const leaf = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom("a", "b", "zz", ""), fc.boolean(), fc.constant(null));
 const small: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
@@ -53,6 +54,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     n: fc.nat({ max: 5 }),
   }),
   fc.record({ kind: fc.constant("assign" as const), path, value: fc.dictionary(key, small, { maxKeys: 3 }) }),
+  fc.record({ kind: fc.constant("observe" as const), path }),
+  // Deletes and writes the same keys often: a key written again after its delete comes last.
+  fc.record({ kind: fc.constant("set" as const), path: fc.constant<number[]>([]), key: fc.constantFrom("a", "b", "c"), value: leaf }),
+  fc.record({ kind: fc.constant("delete" as const), path: fc.constantFrom<number[]>([], [0], [0, 0]) }),
 );
 
 /** Follows `path` (child indexes, modulo the number of object children) from `root`. */
@@ -129,6 +134,21 @@ function run(root: Data, ops: Op[]): unknown[] {
       case "assign":
         if (!Array.isArray(target)) Object.assign(target, structuredClone(o.value));
         break;
+      case "observe": {
+        // What the program sees of an object in the middle of the transaction, every way it can look.
+        const keys = ["a", "b", "c", "d", "e", "1", "7", "x", "__proto__"];
+        const seen = [
+          dump(target),
+          JSON.stringify(target) ?? "",
+          Object.keys({ ...target }).join(","),
+          Object.entries(target).map(([k]) => k).join(","),
+          keys.map((k) => `${k in target}/${Object.hasOwn(target, k)}/${Object.getOwnPropertyDescriptor(target, k) !== undefined}`).join(","),
+        ];
+        const inOrder: string[] = [];
+        for (const k in target) inOrder.push(k);
+        returned.push([...seen, inOrder.join(",")]);
+        break;
+      }
     }
   }
   return returned;
