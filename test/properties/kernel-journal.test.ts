@@ -200,4 +200,25 @@ describe("kernel: transactions on the write journal", () => {
     });
     expect(dump(sim.read<Data, Data>("data", (ctx) => ctx.state))).toBe(dump({ list: [1, 2], map: { a: 1, b: 2, c: 3 } }));
   });
+
+  it("deletes for good what a committed transaction deleted, inner transactions included", () => {
+    const sim = new Simulator({ services: [definition({ map: { a: 1, b: 2, c: 3, d: 4 } })] });
+    sim.update<Data, void>("data", (ctx) => {
+      const map = ctx.state.map as Data;
+      delete map.b;
+      sim.update<Data, void>("data", (inner) => void delete (inner.state.map as Data).c);
+      expect(() =>
+        sim.update<Data, void>("data", (inner) => {
+          delete (inner.state.map as Data).a;
+          throw new DomainError({ code: "invalid", service: "data", operation: "inner", message: "refused" });
+        }),
+      ).toThrow(DomainError);
+      expect([Object.keys(map), "b" in map, map.b, JSON.stringify(map)]).toEqual([["a", "d"], false, undefined, '{"a":1,"d":4}']);
+    });
+    // The state itself, not a view of it: the deleted keys are gone, nothing is left holding a marker.
+    const map = sim.read<Data, Data>("data", (ctx) => ctx.state.map as Data);
+    expect(Reflect.ownKeys(map)).toEqual(["a", "d"]);
+    expect(Object.getOwnPropertySymbols(map)).toEqual([]);
+    expect(Object.values(map)).toEqual([1, 4]);
+  });
 });
