@@ -19,6 +19,8 @@ import {
   ambientCredentialSource,
   deleteUser,
   findKeyOwner,
+  holdAccessKey,
+  wasDeleted,
   type CredentialStatus,
 } from "../../../simulator/secrets/cloud/cloud-account.js";
 import { longTermAccessKeyId, secretAccessKey } from "../../../simulator/secrets/cloud/key-formats.js";
@@ -349,10 +351,10 @@ export class CloudScenario {
       if (user === undefined) throw new UsageError(`cloud: no IAM user ${JSON.stringify(userName)}`);
       if (user.accessKeys.length >= 2) throw new UsageError(`cloud: IAM user ${JSON.stringify(userName)} already has two access keys`);
       const account = ctx.mount.account;
-      if (findKeyOwner(account, pair.accessKeyId) !== undefined || account.deletedAccessKeys.includes(pair.accessKeyId) || account.sessions[pair.accessKeyId] !== undefined) {
+      if (findKeyOwner(account, pair.accessKeyId) !== undefined || wasDeleted(account, pair.accessKeyId) || account.sessions[pair.accessKeyId] !== undefined) {
         throw new UsageError(`cloud: access key ${JSON.stringify(pair.accessKeyId)} already exists or existed in the account`);
       }
-      user.accessKeys.push({ ...pair, createdAt: ctx.now, usableFrom: ctx.now });
+      holdAccessKey(account, user, { ...pair, createdAt: ctx.now, usableFrom: ctx.now });
       return pair;
     });
   }

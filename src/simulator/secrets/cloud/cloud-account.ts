@@ -10,6 +10,7 @@
  *
  * Spec: secrets.md "Cloud-account engine"; FIDELITY.md "Secrets" (cloud credentials).
  */
+import { dict } from "../../kernel/dict.js";
 import type { IdSource } from "../../kernel/ids.js";
 import { iamUserId, longTermAccessKeyId, secretAccessKey, sessionToken, temporaryAccessKeyId } from "./key-formats.js";
 import { SERVER_CREDENTIAL_PRECEDENCE, type CloudAccount, type CloudMountState, type IamAccessKey, type IamUser, type IamUserOrigin, type ServerCredentialSource, type StsSession } from "./state.js";
@@ -51,11 +52,40 @@ export interface Principal {
  * @example findKeyOwner(account, "AKIA...")?.user.userName // "secrets-root"
  */
 export function findKeyOwner(account: CloudAccount, accessKeyId: string): { user: IamUser; key: IamAccessKey } | undefined {
-  for (const user of Object.values(account.users)) {
-    const key = user.accessKeys.find((k) => k.accessKeyId === accessKeyId);
-    if (key) return { user, key };
-  }
-  return undefined;
+  const userName = keyOwners(account)[accessKeyId];
+  const user = userName === undefined ? undefined : account.users[userName];
+  const key = user?.accessKeys.find((k) => k.accessKeyId === accessKeyId);
+  return user !== undefined && key !== undefined ? { user, key } : undefined;
+}
+
+/** The account's index of access keys to their users ({@link CloudAccount.keyOwners}), built on first use. */
+function keyOwners(account: CloudAccount): Record<string, string> {
+  if (account.keyOwners !== undefined) return account.keyOwners;
+  const built = dict<string>();
+  for (const user of Object.values(account.users)) for (const key of user.accessKeys) built[key.accessKeyId] ??= user.userName;
+  account.keyOwners = built;
+  return built;
+}
+
+/**
+ * Gives `user` the access key `key` (the one way keys are added: the owners' index follows).
+ * @example holdAccessKey(account, user, { accessKeyId: "AKIA...", secretAccessKey: "...", createdAt: now, usableFrom: now })
+ */
+export function holdAccessKey(account: CloudAccount, user: IamUser, key: IamAccessKey): void {
+  user.accessKeys.push(key);
+  keyOwners(account)[key.accessKeyId] = user.userName;
+}
+
+/** Whether an access key existed in the account and was deleted. */
+export function wasDeleted(account: CloudAccount, accessKeyId: string): boolean {
+  return account.deletedAccessKeys[accessKeyId] === true;
+}
+
+/** Records that an access key is gone: refused from now on, and out of the owners' index. */
+function forgetAccessKey(account: CloudAccount, accessKeyId: string): void {
+  account.deletedAccessKeys[accessKeyId] = true;
+  const owners = keyOwners(account);
+  if (owners[accessKeyId] !== undefined) delete owners[accessKeyId];
 }
 
 function userArn(account: CloudAccount, path: string, name: string): string {
@@ -83,7 +113,7 @@ export function ambientCredentialSource(account: Pick<CloudAccount, "serverCrede
 export function authenticate(mount: CloudMountState, now: number): Principal {
   const { account, root } = mount;
   if (root !== null && root.accessKey !== "") {
-    if (account.deletedAccessKeys.includes(root.accessKey)) {
+    if (wasDeleted(account, root.accessKey)) {
       throw new CloudApiError("InvalidClientTokenId", "The security token included in the request is invalid.");
     }
     const owner = findKeyOwner(account, root.accessKey);
@@ -134,7 +164,7 @@ export function currentUser(account: CloudAccount, accessKeyId: string, secret: 
     user = newUser(account, account.rootUserName, "/", "root", now, ids);
     account.users[user.userName] = user;
   }
-  user.accessKeys.push({ accessKeyId, secretAccessKey: secret, createdAt: now, usableFrom: now });
+  holdAccessKey(account, user, { accessKeyId, secretAccessKey: secret, createdAt: now, usableFrom: now });
   return user;
 }
 
@@ -207,7 +237,7 @@ export function createAccessKey(account: CloudAccount, userName: string, now: nu
     throw new CloudApiError("LimitExceeded", `Cannot exceed quota for AccessKeysPerUser: ${MAX_ACCESS_KEYS_PER_USER}`);
   }
   const key: IamAccessKey = { accessKeyId: longTermAccessKeyId(ids), secretAccessKey: secretAccessKey(ids), createdAt: now, usableFrom: now + propagationMs };
-  user.accessKeys.push(key);
+  holdAccessKey(account, user, key);
   return key;
 }
 
@@ -221,7 +251,7 @@ export function deleteAccessKey(account: CloudAccount, userName: string, accessK
   const index = user.accessKeys.findIndex((k) => k.accessKeyId === accessKeyId);
   if (index < 0) throw new CloudApiError("NoSuchEntity", `The Access Key with id ${accessKeyId} cannot be found.`);
   user.accessKeys.splice(index, 1);
-  if (!account.deletedAccessKeys.includes(accessKeyId)) account.deletedAccessKeys.push(accessKeyId);
+  forgetAccessKey(account, accessKeyId);
 }
 
 /**
@@ -231,7 +261,7 @@ export function deleteAccessKey(account: CloudAccount, userName: string, accessK
 export function deleteUser(account: CloudAccount, userName: string): boolean {
   const user = account.users[userName];
   if (user === undefined) return false;
-  for (const key of user.accessKeys) if (!account.deletedAccessKeys.includes(key.accessKeyId)) account.deletedAccessKeys.push(key.accessKeyId);
+  for (const key of user.accessKeys) forgetAccessKey(account, key.accessKeyId);
   delete account.users[userName];
   return true;
 }
@@ -292,7 +322,12 @@ export interface StsRequest {
 function issueSession(account: CloudAccount, session: Omit<StsSession, "accessKeyId" | "secretAccessKey" | "sessionToken">, ids: IdSource): StsSession {
   const full: StsSession = { accessKeyId: temporaryAccessKeyId(ids), secretAccessKey: secretAccessKey(ids), sessionToken: sessionToken(ids), ...session };
   account.sessions[full.accessKeyId] = full;
+  account.sessionCount = sessionCount(account) + 1;
   return full;
+}
+
+function sessionCount(account: CloudAccount): number {
+  return account.sessionCount ?? Object.keys(account.sessions).length;
 }
 
 /**
@@ -365,11 +400,35 @@ export function getFederationToken(account: CloudAccount, input: StsRequest & { 
 }
 
 /**
- * Forgets STS sessions that have expired by `now` (ms since the epoch).
+ * Forgets one STS session if it has expired by `now` (ms since the epoch): its lease ended with it
+ * (an STS lease lives exactly as long as its session).
+ * @example forgetExpiredSession(account, lease.ref, ctx.now)
+ */
+export function forgetExpiredSession(account: CloudAccount, accessKeyId: string, now: number): void {
+  const session = account.sessions[accessKeyId];
+  if (session === undefined || session.expiresAt > now) return;
+  const count = sessionCount(account);
+  delete account.sessions[accessKeyId];
+  account.sessionCount = count - 1;
+}
+
+/**
+ * Forgets STS sessions that have expired by `now` (ms since the epoch), once the sessions have
+ * doubled since the last sweep (64 at the least): a sweep walks every session, so sweeping on
+ * every call made each STS issue cost what the account had ever issued (2.3 ms at a few thousand
+ * sessions); this way a call costs a constant amortized. An expired session is never honoured
+ * whether or not it has been swept ({@link credentialStatus} checks its expiry).
  * @example pruneExpiredSessions(account, ctx.now)
  */
 export function pruneExpiredSessions(account: CloudAccount, now: number): void {
-  for (const [id, session] of Object.entries(account.sessions)) if (session.expiresAt <= now) delete account.sessions[id];
+  if (sessionCount(account) < (account.sweepAt ?? 0)) return;
+  let kept = 0;
+  for (const [id, session] of Object.entries(account.sessions)) {
+    if (session.expiresAt <= now) delete account.sessions[id];
+    else kept++;
+  }
+  account.sessionCount = kept;
+  account.sweepAt = Math.max(64, 2 * kept);
 }
 
 /** Whether, and as what, the simulated provider accepts an access key id right now. */

@@ -21,6 +21,7 @@ import {
   deleteUser,
   getFederationToken,
   groupPolicies,
+  forgetExpiredSession,
   pruneExpiredSessions,
 } from "./cloud-account.js";
 import { cloudBadRequest, cloudInternal } from "./cloud-errors.js";
@@ -195,5 +196,6 @@ function issueFederationToken(ctx: EngineContext<CloudMountState>, request: Cred
  */
 export function endCredentialLease(ctx: EngineContext<CloudMountState>, lease: Lease): void {
   if (lease.kind === "iam_user") deleteUser(ctx.mount.account, lease.ref);
+  else forgetExpiredSession(ctx.mount.account, lease.ref, ctx.now);
   pruneExpiredSessions(ctx.mount.account, ctx.now);
 }

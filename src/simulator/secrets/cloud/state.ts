@@ -176,7 +176,20 @@ export interface CloudAccount {
   /** By access key id. */
   sessions: Dict<StsSession>;
   /** Access key ids that existed and were deleted (they are refused, not adopted). */
-  deletedAccessKeys: string[];
+  deletedAccessKeys: Dict<true>;
+  /**
+   * The user holding each access key, by access key id: an index of every user's `accessKeys`,
+   * kept by the functions that add and remove keys (`cloud-account.ts`), so finding a key's owner
+   * costs one lookup, not a walk over every user. Built from `users` when absent.
+   */
+  keyOwners?: Dict<string>;
+  /** How many STS sessions `sessions` holds (counted from it when absent). */
+  sessionCount?: number;
+  /**
+   * The session count at which the next sweep of expired sessions runs (see
+   * `pruneExpiredSessions`): twice what the last sweep kept, 64 at the least.
+   */
+  sweepAt?: number;
   /**
    * Ambient credential sources the simulated server has (env variables, shared file, instance
    * role), in {@link SERVER_CREDENTIAL_PRECEDENCE} order; empty for none.
@@ -223,7 +236,8 @@ export function initialCloudMountState(): CloudMountState {
       groups: dict(),
       roles: dict(),
       sessions: dict(),
-      deletedAccessKeys: [],
+      deletedAccessKeys: dict(),
+      keyOwners: dict(),
       serverCredentials: [],
       serverRegion: "",
       keyPropagationMs: 0,

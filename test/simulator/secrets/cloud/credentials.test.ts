@@ -10,7 +10,12 @@ import {
   createAccessKey,
   createUser,
   credentialStatus,
+  currentUser,
+  deleteAccessKey,
+  deleteUser,
+  findKeyOwner,
   getFederationToken,
+  wasDeleted,
 } from "../../../../src/simulator/secrets/cloud/cloud-account.js";
 import { issueCredentials } from "../../../../src/simulator/secrets/cloud/credentials.js";
 import { longTermAccessKeyId, secretAccessKey, sessionToken, temporaryAccessKeyId } from "../../../../src/simulator/secrets/cloud/key-formats.js";
@@ -54,6 +59,43 @@ describe("the simulated provider", () => {
     expect(() => createAccessKey(account, "u", 0, ids)).toThrow(new CloudApiError("LimitExceeded", "Cannot exceed quota for AccessKeysPerUser: 2"));
   });
 
+  it("finds every key's owner by its index, as a walk over the users finds it, through adds, deletes and user deletes", () => {
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant("user" as const), user: fc.nat(4) }),
+      fc.record({ kind: fc.constant("key" as const), user: fc.nat(4) }),
+      fc.record({ kind: fc.constant("unseen" as const), n: fc.nat(3) }),
+      fc.record({ kind: fc.constant("deleteKey" as const), user: fc.nat(4), which: fc.nat(1) }),
+      fc.record({ kind: fc.constant("deleteUser" as const), user: fc.nat(4) }),
+      fc.record({ kind: fc.constant("reindex" as const) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const account = initialCloudMountState().account;
+        const ids = new IdSource(7);
+        const seen: string[] = [];
+        for (const s of steps) {
+          const name = `u${"user" in s ? s.user : 0}`;
+          const user = account.users[name];
+          if (s.kind === "user" && user === undefined) createUser(account, { userName: name, path: "/", permissionsBoundaryArn: "", origin: "scenario" }, 0, ids);
+          if (s.kind === "key" && user !== undefined && user.accessKeys.length < 2) seen.push(createAccessKey(account, name, 0, ids).accessKeyId);
+          if (s.kind === "unseen") seen.push((currentUser(account, `AKIAUNSEEN${s.n}`, "s", 0, ids), `AKIAUNSEEN${s.n}`));
+          if (s.kind === "deleteKey" && user?.accessKeys[s.which] !== undefined) deleteAccessKey(account, name, (user.accessKeys[s.which] as { accessKeyId: string }).accessKeyId);
+          if (s.kind === "deleteUser") deleteUser(account, name);
+          // A state without the index (from before it existed) builds it on first use.
+          if (s.kind === "reindex") delete account.keyOwners;
+          for (const id of seen) {
+            const walked = Object.values(account.users).find((u) => u.accessKeys.some((k) => k.accessKeyId === id));
+            expect(findKeyOwner(account, id)?.user).toBe(walked);
+            expect(findKeyOwner(account, id)?.key.accessKeyId ?? id).toBe(id);
+            if (walked === undefined) expect(wasDeleted(account, id)).toBe(true);
+          }
+        }
+        expect(findKeyOwner(account, "AKIANEVERSEENANYWHERE")).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("accepts STS durations exactly within the provider's ranges", () => {
     fc.assert(
       fc.property(fc.integer({ min: -10, max: 200_000 }), (seconds) => {
@@ -86,6 +128,24 @@ describe("dynamic credentials", () => {
     expect(credentialStatus(h.mount.account, iam.accessKey, h.now())?.kind).toBe("iam_user");
     h.context().revokeLease(iam.lease.id);
     expect(credentialStatus(h.mount.account, iam.accessKey, h.now())).toBeUndefined();
+  });
+
+  it("forget expired STS sessions in constant amortized time: the table holds at most twice the live ones, 64 at the least", () => {
+    const h = configured();
+    const issued = [];
+    for (let round = 0; round < 6; round++) {
+      // Leases revoked early: their sessions stay valid at the provider until they expire.
+      for (let i = 0; i < 50; i++) {
+        const sts = issueCredentials(h.context(), { path: "sts", roleName: "a", ttlSeconds: 900 });
+        h.context().revokeLease(sts.lease.id);
+        issued.push(sts.accessKey);
+      }
+      expect(credentialStatus(h.mount.account, issued.at(-1) ?? "", h.now())?.kind).toBe("assumed_role");
+      h.advance(900_000);
+      for (const key of issued) expect(credentialStatus(h.mount.account, key, h.now())).toBeUndefined();
+      expect(Object.keys(h.mount.account.sessions).length).toBeLessThanOrEqual(Math.max(64, 2 * 50) + 1);
+    }
+    expect(h.mount.account.sessionCount).toBe(Object.keys(h.mount.account.sessions).length);
   });
 
   it("use the simulator clock for unix_time in names", () => {

@@ -27,7 +27,7 @@ describe("static role rotation", () => {
           expect(credential?.rotatesAt).toBe(START + (Math.floor((h.now() - START) / (period * 1000)) + 1) * period * 1000);
         }
         const elapsed = h.now() - START;
-        const created = (h.mount.account.users.app?.accessKeys.length ?? 0) + h.mount.account.deletedAccessKeys.length;
+        const created = (h.mount.account.users.app?.accessKeys.length ?? 0) + Object.keys(h.mount.account.deletedAccessKeys).length;
         expect(created).toBe(1 + Math.floor(elapsed / (period * 1000)));
       }),
       { numRuns: 60 },
