@@ -2,6 +2,9 @@
  * Routing: matches a request against the mounted services' route tables, and names the nearest
  * routes when nothing matches.
  */
+// Edit distance for naming the nearest routes (Myers' bit-parallel algorithm: a 404 on the secrets
+// service, about 200 routes, took 300-500 us with a row-by-row Levenshtein of our own).
+import { distance } from "fastest-levenshtein";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { HttpService, Route, ServiceMount } from "./http.js";
 
@@ -97,7 +100,7 @@ export function matchRoute(
   const scored = all
     .flatMap(({ route, mount, path }) =>
       methodsOf(route).map((m) => ({
-        label: `${m} ${new URL(mount.bases[route.base ?? "api"] ?? "http://x").pathname.replace(/\/$/, "")}${route.path}`,
+        label: `${m} ${parsedBase(mount.bases[route.base ?? "api"] ?? "http://x").prefix}${route.path}`,
         score: distance(targetOf(path), `${m} ${route.path}`),
       })),
     )
@@ -306,20 +309,6 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** Edit distance, for naming the nearest routes. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j] ?? 0;
-      row[j] = Math.min((row[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length] ?? 0;
-}
 
 /**
  * The endpoint label of a route table row answering `method`: `METHOD /path`, with `<base>`

@@ -4,6 +4,7 @@
  * {@link UsageError} naming the option, and for a key the nearest valid one. Plain JavaScript
  * callers get no type checker, and a typo (`sed`, `clok`) must never silently give a default.
  */
+import { distance } from "fastest-levenshtein";
 import { toEpochMs } from "../simulator/kernel/clock.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import type { ServicePlugin } from "./plugin.js";
@@ -12,21 +13,6 @@ import type { ServicePlugin } from "./plugin.js";
 export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
 
-/** Levenshtein distance (small strings only). */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] ?? 0;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j] ?? 0;
-      const cost = a[i - 1]?.toLowerCase() === b[j - 1]?.toLowerCase() ? 0 : 1;
-      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + cost);
-      diagonal = above;
-    }
-  }
-  return row[b.length] ?? 0;
-}
 
 /**
  * The valid name closest to `name`, if one is close enough to be a likely typo (at most a third of
@@ -37,7 +23,7 @@ export function nearest(name: string, valid: readonly string[]): string | undefi
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of valid) {
-    const d = distance(name, candidate);
+    const d = distance(name.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best !== undefined && bestDistance <= Math.max(1, Math.ceil(best.length / 3)) ? best : undefined;
