@@ -2,11 +2,17 @@
  * Routing: matches a request against the mounted services' route tables, and names the nearest
  * routes when nothing matches.
  */
-// Edit distance for naming the nearest routes (Myers' bit-parallel algorithm: a 404 on the secrets
-// service, about 200 routes, took 300-500 us with a row-by-row Levenshtein of our own).
-import { distance } from "fastest-levenshtein";
+import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { HttpService, Route, ServiceMount } from "./http.js";
+
+/**
+ * Edit distance for naming the nearest routes: fastest-levenshtein (Myers' bit-parallel algorithm;
+ * a 404 on the secrets service, about 200 routes, took 300-500 us with a row-by-row Levenshtein of
+ * our own), loaded by the first request no route matches.
+ */
+const levenshtein = lazyRequire<typeof import("fastest-levenshtein")>("fastest-levenshtein");
+const distance = (a: string, b: string): number => levenshtein().distance(a, b);
 
 /** A route method that answers every method, known or not (`FROB`, lower-case `delete`). */
 export const ANY_METHOD = "*";

@@ -4,15 +4,17 @@
  * {@link UsageError} naming the option, and for a key the nearest valid one. Plain JavaScript
  * callers get no type checker, and a typo (`sed`, `clok`) must never silently give a default.
  */
-import { distance } from "fastest-levenshtein";
 import { toEpochMs } from "../simulator/kernel/clock.js";
 import { UsageError } from "../simulator/kernel/errors.js";
+import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import type { ServicePlugin } from "./plugin.js";
+
+/** Edit distance for naming the option meant (fastest-levenshtein, loaded by the first unknown option). */
+const levenshtein = lazyRequire<typeof import("fastest-levenshtein")>("fastest-levenshtein");
 
 /** The top-level option keys, in the order the messages list them. */
 export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
-
 
 /**
  * The valid name closest to `name`, if one is close enough to be a likely typo (at most a third of
@@ -23,7 +25,7 @@ export function nearest(name: string, valid: readonly string[]): string | undefi
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of valid) {
-    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    const d = levenshtein().distance(name.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best !== undefined && bestDistance <= Math.max(1, Math.ceil(best.length / 3)) ? best : undefined;

@@ -2,7 +2,7 @@
  * Cold import (issue 9 item 6, docs/decisions/import-cost.md): importing the built package, and
  * creating doubles, loads none of what a test may never use. Node's fetch (undici, with http2, tls
  * and worker_threads behind it), node:http, node:zlib and node:perf_hooks, and the runtime
- * dependencies (nock, @mswjs/interceptors, msw, nanotar, yaml, ajv, re2js) load on first use.
+ * dependencies (nock, @mswjs/interceptors, msw, nanotar, yaml, ajv, re2js, fastest-levenshtein) load on first use.
  * Timings live in `npm run bench -- import`; this file checks what is loaded, not how fast.
  *
  * The ESM main entry is one file (scripts/build-esm.mjs): the other ESM entries take the modules it
@@ -28,7 +28,7 @@ beforeAll(() => {
 /** Built-in modules an import of the package need not load (the part after `NativeModule `). */
 const LAZY_BUILTINS = ["internal/deps/undici/undici", "http", "https", "http2", "net", "tls", "zlib", "perf_hooks", "worker_threads"];
 /** Packages an import of the package need not load. */
-const LAZY_PACKAGES = ["nock", "@mswjs/interceptors", "msw", "nanotar", "yaml", "ajv", "re2js"];
+const LAZY_PACKAGES = ["nock", "@mswjs/interceptors", "msw", "nanotar", "yaml", "ajv", "re2js", "fastest-levenshtein"];
 
 interface Loaded {
   readonly builtins: string[];
