@@ -315,7 +315,6 @@ function safeDecode(segment: string): string {
   }
 }
 
-
 /**
  * The endpoint label of a route table row answering `method`: `METHOD /path`, with `<base>`
  * before the path for a base other than `api`; `undefined` for catch-all rows (`*` method or a

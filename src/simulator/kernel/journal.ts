@@ -69,7 +69,7 @@ function inherited(target: object, key: string | symbol): unknown {
   return prototype === null ? undefined : Reflect.get(prototype, key, target);
 }
 
-/** Whether `target[key]` holds the marker of a delete (`target` a plain object or array). */
+/** Whether `target[key]` is an own property holding the marker of a delete (see `markDeleted`). */
 function isMarked(target: object, key: string | symbol): boolean {
   return (target as Record<string | symbol, unknown>)[key] === DELETED && Object.prototype.hasOwnProperty.call(target, key);
 }

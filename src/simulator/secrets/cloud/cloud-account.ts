@@ -76,7 +76,11 @@ export function holdAccessKey(account: CloudAccount, user: IamUser, key: IamAcce
   keyOwners(account)[key.accessKeyId] = user.userName;
 }
 
-/** Whether an access key existed in the account and was deleted. */
+/**
+ * Whether an access key existed in the account and was deleted (the provider refuses it; it is
+ * never adopted as a new key).
+ * @example deleteAccessKey(account, "app-user", id); wasDeleted(account, id) // true
+ */
 export function wasDeleted(account: CloudAccount, accessKeyId: string): boolean {
   return account.deletedAccessKeys[accessKeyId] === true;
 }
