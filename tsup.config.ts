@@ -28,7 +28,7 @@ export default defineConfig({
   shims: true,
   // The scenario document schema (generated from the types by `npm run schema`) ships beside the
   // bundles: validation reads it from there, and `infra-doubles/scenario.schema.json` exports it.
-  // Then the ESM outputs are built again, the main entry as one file (scripts/build-esm.mjs says why).
+  // Then the ESM outputs are built again, the main entry's modules as one internal file (scripts/build-esm.mjs says why).
   onSuccess: async () => {
     copyFileSync("src/scenarios/document/scenario.schema.json", "dist/scenario.schema.json");
     const { buildEsm } = (await import(pathToFileURL(join(process.cwd(), "scripts/build-esm.mjs")).href)) as { buildEsm: (entries: Record<string, string>) => Promise<void> };

@@ -2,13 +2,15 @@
 //
 // Why (issue 9 item 6, docs/decisions/import-cost.md): tsup's code splitting gave `import
 // "infra-doubles"` 19 files to resolve, open, read, decode and link, one by one, through Node's ESM
-// loader; one file costs about 40 ms less CPU per cold import. So `dist/index.js` is the whole main
-// entry in one file, and every other ESM entry (`simulator`, `nock`, `server`, `msw`, `testing`,
-// `coverage`, `vitest`, the CLI) takes each module that the main entry also contains from
-// `./index.js` (re-exported there under `__infra_<n>_<name>` aliases), never from a copy of its own:
-// one instance of every class and every piece of module state, whichever entries a test imports, as
-// with splitting. The entries split what only they share among themselves as before. The CommonJS
-// build stays tsup's.
+// loader; one file costs about 40 ms less CPU per cold import. So the whole main entry is one
+// internal file, `dist/core.js`, and `dist/index.js` re-exports the main entry's names from it, and
+// only those. Every other ESM entry (`simulator`, `nock`, `server`, `msw`, `testing`, `coverage`,
+// `vitest`, the CLI) takes each module that the main entry also contains from `./core.js`
+// (exported there under `__infra_<n>_<name>` aliases), never from a copy of its own: one instance
+// of every class and every piece of module state, whichever entries a test imports, as with
+// splitting. The aliases stay in core.js, which no `exports` condition names: no entry a user can
+// import shows them (issue 22 item 11). The entries split what only they share among themselves as
+// before. The CommonJS build stays tsup's.
 import { build } from "esbuild";
 import { chmodSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -59,9 +61,9 @@ export async function buildEsm(entries) {
       plugin.onLoad({ filter: /.*/, namespace: "from-index" }, async (args) => {
         const names = await shared.get(args.path).names;
         const list = names.map((name) => `${aliasOf(args.path, name)} as ${name === "default" ? "default" : name}`).join(", ");
-        return { contents: `export { ${list} } from "./index.js";\n`, loader: "js" };
+        return { contents: `export { ${list} } from "./core.js";\n`, loader: "js" };
       });
-      plugin.onResolve({ filter: /^\.\/index\.js$/, namespace: "from-index" }, () => ({ path: "./index.js", external: true }));
+      plugin.onResolve({ filter: /^\.\/core\.js$/, namespace: "from-index" }, () => ({ path: "./core.js", external: true }));
     },
   };
   for (const file of readdirSync(dist)) if (file.endsWith(".js") || file.endsWith(".js.map")) rmSync(join(dist, file));
@@ -76,15 +78,19 @@ export async function buildEsm(entries) {
   });
 
   for (const entry of shared.values()) entry.names = await entry.names;
-  // The main entry, one file: its own exports, and the aliases the other entries import.
+  // The main entry's modules, one file: the main entry's exports, and the aliases the other entries import.
   const aliases = [...shared]
     .sort(([, a], [, b]) => a.id - b.id)
     .map(([file, { names }]) => `export { ${names.map((name) => `${name} as ${aliasOf(file, name)}`).join(", ")} } from ${JSON.stringify(`./${relative(root, file)}`)};`);
   await build({
     ...common,
-    stdin: { contents: [`export * from ${JSON.stringify(`./${relative(root, indexFile)}`)};`, ...aliases].join("\n"), resolveDir: root, sourcefile: "index.ts", loader: "ts" },
-    outfile: join(dist, "index.js"),
+    stdin: { contents: [`export * from ${JSON.stringify(`./${relative(root, indexFile)}`)};`, ...aliases].join("\n"), resolveDir: root, sourcefile: "core.ts", loader: "ts" },
+    banner: { js: "// infra-doubles internal: the main entry's modules, shared by every ESM entry. Not an entry point: import \"infra-doubles\"." },
+    outfile: join(dist, "core.js"),
   });
+  // The main entry: its own names, exactly (the CommonJS entry's, the API reference's), from core.js.
+  const names = (await exportsOf(indexFile)).filter((name) => name !== "default").sort();
+  writeFileSync(join(dist, "index.js"), `export {\n${names.map((name) => `  ${name},\n`).join("")}} from "./core.js";\n`);
   for (const output of rest.outputFiles) {
     writeFileSync(output.path, output.contents);
     if (output.text.startsWith("#!")) chmodSync(output.path, 0o755);
