@@ -102,6 +102,12 @@ describe("each entry exports exactly its documented names, in ESM and CommonJS a
     source = sourceValueNames();
   }, 120_000);
 
+  it("checks every entry of package.json's exports", () => {
+    const { exports } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, { import?: { default?: string } } | string> };
+    const entries = Object.values(exports).flatMap((target) => (typeof target === "object" && target.import?.default ? [target.import.default.replace(/^\.\/dist\/(.*)\.js$/, "$1")] : []));
+    expect(entries.sort()).toEqual(Object.keys(ENTRIES).sort());
+  });
+
   for (const [entry, { page }] of Object.entries(ENTRIES)) {
     it(`${entry}: import() and require() list the names the source exports, each in docs/api/infra-doubles/${page}`, () => {
       const { esm, cjs } = runtime[entry] ?? { esm: [], cjs: [] };
