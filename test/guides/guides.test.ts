@@ -8,8 +8,9 @@
  *   predecessors), in one module, so it may use their names.
  * - A `yaml` block is a scenario document: it is written to a file and run with the CLI
  *   (`node dist/cli.cjs run <file>`), which must exit 0.
- * - Every other block (shell sessions against a running server, program output, JSON shapes,
- *   fragments) carries `<!-- not-runnable: why -->` on the line before its fence, and shows here as
+ * - A `sh` block runs in bash against a dev server of its own (see {@link runShell}); one marked
+ *   `<!-- continues -->` runs after the shell blocks it continues, on the same fresh server.
+ * - Every other block (servers started in a shell, program output, JSON shapes, fragments) carries `<!-- not-runnable: why -->` on the line before its fence, and shows here as
  *   a skipped test naming the reason. An unmarked block that is not runnable fails.
  *
  * Blocks that fail because of a product bug another part of issue 22 fixes are listed in
@@ -20,7 +21,9 @@
  * vitest child process (about 15 s); each block is then one test here, named
  * `<guide>.md block N (line L)`.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,6 +101,8 @@ type Plan =
   /** In the guide's module: a test file of its own (`describe("block N")` around it), or a step of a script chain (`it("chain N")`). */
   | { readonly kind: "module"; readonly file: string; readonly chain?: number }
   | { readonly kind: "yaml"; readonly file: string }
+  /** A shell session against a fresh dev server: the chain's blocks so far, in order. */
+  | { readonly kind: "sh"; readonly code: string }
   | { readonly kind: "skip"; readonly reason: string }
   | { readonly kind: "unrunnable"; readonly reason: string };
 
@@ -110,6 +115,7 @@ const plans = new Map<Block, Plan>();
 /** Per guide module: per test name (`block N`, `chain N`), passed or the failure. */
 const moduleResults = new Map<string, { collected: { ok: boolean; message: string }; tests: Map<string, { ok: boolean; message: string }> }>();
 const yamlResults = new Map<string, { ok: boolean; message: string }>();
+const shResults = new Map<Block, { ok: boolean; message: string }>();
 
 /** The import statements of `code` (each whole, up to its `;`), and the code without them. */
 function splitImports(code: string): { imports: string[]; rest: string } {
@@ -152,6 +158,8 @@ function prepare(): void {
     /** The script chain a `continues` block extends: its number and its steps so far. */
     let chain: { id: number; steps: string[] } | undefined;
     let lastWasTestFile = false;
+    /** The shell session a `continues` sh block extends. */
+    let shell: string[] | undefined;
     const closeChain = (): void => {
       if (chain === undefined) return;
       parts.push(`__guideIt("chain ${chain.id}", async () => {\n${chain.steps.join("\n")}\n});`);
@@ -188,6 +196,11 @@ function prepare(): void {
       }
       closeChain();
       lastWasTestFile = false;
+      if (block.lang === "sh" || block.lang === "bash") {
+        shell = block.marker?.kind === "continues" && shell !== undefined ? [...shell, block.code] : [block.code];
+        plans.set(block, { kind: "sh", code: shell.join("\n") });
+        continue;
+      }
       if (block.lang === "yaml" || block.lang === "yml") {
         const scenario = join(work, `${guide.replace(/\.md$/, "")}-${block.index}.yaml`);
         writeFileSync(scenario, block.code);
@@ -256,11 +269,38 @@ function run(): void {
   }
 }
 
+/**
+ * Runs a shell block against a dev server of its own (`node dist/cli.cjs serve --port 0 --json`):
+ * `http://127.0.0.1:8080` in the block is that server's address, `$URL` and `$ROOT_TOKEN` (the
+ * secrets root token) are set, and curl fails on an HTTP error (a `.curlrc` with `--fail-with-body`),
+ * as does any command (`set -eo pipefail`).
+ */
+async function runShell(code: string): Promise<{ ok: boolean; message: string }> {
+  const server = spawn(process.execPath, [join(root, "dist", "cli.cjs"), "serve", "--port", "0", "--json"], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const [line] = (await once(createInterface({ input: server.stdout }), "line")) as [string];
+    const started = JSON.parse(line) as { url: string; secrets?: { rootToken?: string } };
+    const script = `set -eo pipefail\n${code.replaceAll("http://127.0.0.1:8080", started.url)}`;
+    writeFileSync(join(work, ".curlrc"), "fail-with-body\nshow-error\nsilent\n");
+    const env = { ...process.env, CURL_HOME: work, URL: started.url, ROOT_TOKEN: started.secrets?.rootToken ?? "" };
+    return await new Promise((resolve) => {
+      execFile("bash", ["-c", script], { cwd: work, env, timeout: 20_000 }, (error, stdout, stderr) => {
+        resolve({ ok: error === null, message: `${error === null ? "" : `${String(error.message).split("\n")[0]}\n`}${stdout}${stderr}` });
+      });
+    });
+  } catch (error) {
+    return { ok: false, message: `the dev server did not start: ${String(error)}` };
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
+
 /** Whether `block` ran, and what went wrong if not. */
 function outcome(block: Block): { ok: boolean; message: string } | undefined {
   const plan = plans.get(block);
   if (plan === undefined) return { ok: false, message: "not planned" };
   if (plan.kind === "yaml") return yamlResults.get(plan.file);
+  if (plan.kind === "sh") return shResults.get(block);
   if (plan.kind === "unrunnable") return { ok: false, message: plan.reason };
   if (plan.kind === "skip") return undefined;
   const module = moduleResults.get(plan.file);
@@ -276,10 +316,11 @@ function outcome(block: Block): { ok: boolean; message: string } | undefined {
 }
 
 describe("every guide's code blocks", () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     prepare();
     run();
-  }, 180_000);
+    for (const [block, plan] of plans) if (plan.kind === "sh") shResults.set(block, await runShell(plan.code));
+  }, 240_000);
   afterAll(() => {
     // INFRA_DOUBLES_GUIDES_SUMMARY=file: one line per block (status and first line of the error), for triage.
     const summaryFile = process.env.INFRA_DOUBLES_GUIDES_SUMMARY;
