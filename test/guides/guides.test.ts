@@ -336,8 +336,18 @@ describe("every guide's code blocks", () => {
     if (work !== "" && process.env.INFRA_DOUBLES_KEEP_GUIDES === undefined) rmSync(work, { recursive: true, force: true });
   });
 
-  it("finds the guides' blocks", () => {
+  it("finds the guides' blocks, and reads the markers on the line before a fence", () => {
     expect(allBlocks.length).toBeGreaterThan(50);
+    const sample = ["text", "<!-- not-runnable: output -->", "```", "out", "```", "", "```ts", "a();", "```", "<!-- continues -->", "````ts", "b();", "````", "```sh", "x", "```"].join("\n");
+    expect(blocksOf("g.md", sample).map((b) => [b.index, b.line, b.lang, b.code, b.marker])).toEqual([
+      [1, 3, "", "out\n", { kind: "not-runnable", reason: "output" }],
+      [2, 7, "ts", "a();\n", undefined],
+      [3, 11, "ts", "b();\n", { kind: "continues" }],
+      [4, 14, "sh", "x\n", undefined],
+    ]);
+    // An unmarked block of a language that is not run is a failure, not a skip.
+    const unmarked = allBlocks.filter((b) => b.marker === undefined && !["ts", "js", "yaml", "yml", "sh", "bash"].includes(b.lang));
+    for (const block of unmarked) expect(plans.get(block)?.kind, nameOf(block)).toBe("unrunnable");
   });
 
   for (const block of allBlocks) {
