@@ -21,7 +21,7 @@
  * vitest child process (about 15 s); each block is then one test here, named
  * `<guide>.md block N (line L)`.
  */
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -38,6 +38,16 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const KNOWN_FAILING: Readonly<Record<string, string>> = {
   // `infra-doubles run` exits 2: `/timeline/3/expire: a live token with an expiry ("ci" is gone: expired or deleted)`.
   "script-a-world-in-yaml.md block 1": "issue 22 item 3 (helper B: the guide's world.yaml)",
+  "script-a-world-in-yaml.md block 4": "issue 22 item 3 (helper B: `infra-doubles run world.yaml` exits 2)",
+  // `serve --scenario world.yaml` exits 2: `/accessControl/policies/0: ... A Policy with Name "acl-read" already exists`
+  // (the default world is loaded first); the drive guide's session runs on that server.
+  "script-a-world-in-yaml.md block 6": "issue 22 item 3 (helper B: `serve --scenario` loads the default world first)",
+  "script-a-world-in-yaml.md block 7": "issue 22 item 3 (helper B: POST /_sim/scenario of world.yaml on a default server: acl-read exists)",
+  "drive-the-dev-server-from-any-language.md block 1": "issue 22 item 3 (helper B: `serve --scenario world.yaml`)",
+  "drive-the-dev-server-from-any-language.md block 2": "issue 22 item 3 (helper B: runs on block 1's server)",
+  "drive-the-dev-server-from-any-language.md block 3": "issue 22 item 3 (helper B: runs on block 1's server)",
+  "drive-the-dev-server-from-any-language.md block 5": "issue 22 item 3 (helper B: runs on block 1's server)",
+  "drive-the-dev-server-from-any-language.md block 6": "issue 22 item 3 (helper B: runs on block 1's server)",
 };
 
 /** Where `infra-doubles` and its subpaths resolve (the sources behind package.json's exports, as tsup builds them). */
@@ -62,7 +72,7 @@ interface Block {
   readonly lang: string;
   readonly code: string;
   /** The marker on the line before the fence: `not-runnable` (with its reason), `continues`, or none. */
-  readonly marker: { readonly kind: "not-runnable"; readonly reason: string } | { readonly kind: "continues" } | undefined;
+  readonly marker: { readonly kind: "not-runnable"; readonly reason: string } | { readonly kind: "continues" } | { readonly kind: "file"; readonly name: string } | undefined;
 }
 
 /** The fenced blocks of `text`, in order. */
@@ -77,8 +87,15 @@ export function blocksOf(guide: string, text: string): Block[] {
     const body: string[] = [];
     for (i++; i < lines.length && !(lines[i] ?? "").startsWith(fence); i++) body.push(lines[i] ?? "");
     const before = (lines[start - 1] ?? "").trim();
-    const m = /^<!--\s*(not-runnable|continues)\s*(?::\s*([\s\S]*?))?\s*-->$/.exec(before);
-    const marker = m === null ? undefined : m[1] === "continues" ? ({ kind: "continues" } as const) : ({ kind: "not-runnable", reason: m[2] ?? "" } as const);
+    const m = /^<!--\s*(not-runnable|continues|file)\s*(?::\s*([\s\S]*?))?\s*-->$/.exec(before);
+    const marker =
+      m === null
+        ? undefined
+        : m[1] === "continues"
+          ? ({ kind: "continues" } as const)
+          : m[1] === "file"
+            ? ({ kind: "file", name: (m[2] ?? "").trim() } as const)
+            : ({ kind: "not-runnable", reason: m[2] ?? "" } as const);
     blocks.push({ guide, index: blocks.length + 1, line: start + 1, lang: open[2] ?? "", code: `${body.join("\n")}\n`, marker });
   }
   return blocks;
@@ -204,6 +221,8 @@ function prepare(): void {
       if (block.lang === "yaml" || block.lang === "yml") {
         const scenario = join(work, `${guide.replace(/\.md$/, "")}-${block.index}.yaml`);
         writeFileSync(scenario, block.code);
+        // `<!-- file: world.yaml -->`: the name shell blocks (of any guide) use for it.
+        if (block.marker?.kind === "file" && /^[\w.-]+$/.test(block.marker.name)) writeFileSync(join(work, block.marker.name), block.code);
         plans.set(block, { kind: "yaml", file: scenario });
         continue;
       }
@@ -225,8 +244,17 @@ function prepare(): void {
   }
 }
 
-/** Runs every guide's module in one vitest child process, and every scenario with the CLI. */
-function run(): void {
+/** Runs `file` with node, resolving with its exit status and output (never rejects). */
+function node(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeout: number }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { ...options, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      resolve({ status: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
+    });
+  });
+}
+
+/** Runs every guide's module in one vitest child process. */
+async function runModules(): Promise<void> {
   const modules = [...new Set([...plans.values()].flatMap((p) => (p.kind === "module" ? [p.file] : [])))];
   if (modules.length > 0) {
     const config = join(work, "vitest.config.mjs");
@@ -237,12 +265,7 @@ function run(): void {
     delete env.VITEST_WORKER_ID;
     delete env.VITEST_POOL_ID;
     delete env.INFRA_DOUBLES_COVERAGE_DIR;
-    const child = spawnSync(process.execPath, [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", config, "--reporter=json", `--outputFile=${out}`], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-      timeout: 170_000,
-    });
+    const child = await node([join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--config", config, "--reporter=json", `--outputFile=${out}`], { cwd: root, env, timeout: 170_000 });
     type Report = { testResults?: { name: string; status: string; message?: string; assertionResults?: { ancestorTitles?: string[]; title: string; fullName: string; status: string; failureMessages?: string[] }[] }[] };
     let report: Report;
     try {
@@ -262,25 +285,53 @@ function run(): void {
       moduleResults.set(result.name, { collected: { ok: result.status === "passed" || (result.message ?? "") === "", message: result.message ?? "" }, tests });
     }
   }
-  for (const plan of plans.values()) {
-    if (plan.kind !== "yaml") continue;
-    const child = spawnSync(process.execPath, [join(root, "dist", "cli.cjs"), "run", plan.file], { cwd: work, encoding: "utf8", timeout: 30_000 });
-    yamlResults.set(plan.file, { ok: child.status === 0, message: `exit ${String(child.status)}\n${child.stdout}${child.stderr}` });
+}
+
+/** Runs every scenario with the CLI, and every shell session against its server, two at a time. */
+async function runCli(): Promise<void> {
+  const jobs: (() => Promise<void>)[] = [];
+  for (const [block, plan] of plans) {
+    if (plan.kind === "yaml") {
+      jobs.push(async () => {
+        const child = await node([join(root, "dist", "cli.cjs"), "run", plan.file], { cwd: work, timeout: 30_000 });
+        yamlResults.set(plan.file, { ok: child.status === 0, message: `exit ${String(child.status)}\n${child.stdout}${child.stderr}` });
+      });
+    } else if (plan.kind === "sh") jobs.push(async () => void shResults.set(block, await runShell(plan.code)));
   }
+  const worker = async (): Promise<void> => {
+    for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) await job();
+  };
+  await Promise.all([worker(), worker()]);
 }
 
 /**
- * Runs a shell block against a dev server of its own (`node dist/cli.cjs serve --port 0 --json`):
- * `http://127.0.0.1:8080` in the block is that server's address, `$URL` and `$ROOT_TOKEN` (the
- * secrets root token) are set, and curl fails on an HTTP error (a `.curlrc` with `--fail-with-body`),
- * as does any command (`set -eo pipefail`).
+ * Runs a shell block against a dev server of its own: the block's own `npx infra-doubles serve ...`
+ * line when it has one (started with `--port 0 --json` instead of its port, the line then taken out
+ * of the script), else `serve` with no option. `http://127.0.0.1:8080` in the block is that
+ * server's address, `$URL` and `$ROOT_TOKEN` (the secrets root token) are set, `npx infra-doubles`
+ * is the package's bin (dist/cli.cjs), and curl fails on an HTTP error (a `.curlrc` with
+ * `--fail-with-body`), as does any command (`set -eo pipefail`). Files named by a
+ * `<!-- file: NAME -->` block are in the working directory.
  */
 async function runShell(code: string): Promise<{ ok: boolean; message: string }> {
-  const server = spawn(process.execPath, [join(root, "dist", "cli.cjs"), "serve", "--port", "0", "--json"], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+  const serveLine = /^npx infra-doubles serve\b(.*)$/m.exec(code);
+  const args = (serveLine?.[1] ?? "").replace(/#.*$/, "").trim().split(/\s+/).filter(Boolean);
+  const port = args.indexOf("--port");
+  if (port >= 0) args.splice(port, 2);
+  const server = spawn(process.execPath, [join(root, "dist", "cli.cjs"), "serve", ...args, "--port", "0", "--json"], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  server.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   try {
-    const [line] = (await once(createInterface({ input: server.stdout }), "line")) as [string];
-    const started = JSON.parse(line) as { url: string; secrets?: { rootToken?: string } };
-    const script = `set -eo pipefail\n${code.replaceAll("http://127.0.0.1:8080", started.url)}`;
+    const first = await Promise.race([
+      once(createInterface({ input: server.stdout }), "line").then(([line]) => String(line)),
+      once(server, "exit").then(([status]) => {
+        throw new Error(`\`serve${args.length > 0 ? ` ${args.join(" ")}` : ""}\` exited ${String(status)}: ${stderr.trim()}`);
+      }),
+    ]);
+    const started = JSON.parse(first) as { url: string; secrets?: { rootToken?: string } };
+    const body = serveLine === null ? code : code.replace(serveLine[0], "");
+    const bin = `npx() { if [ "$1" = infra-doubles ]; then shift; node ${JSON.stringify(join(root, "dist", "cli.cjs"))} "$@"; else command npx "$@"; fi; }`;
+    const script = `set -eo pipefail\n${bin}\n${body.replaceAll("http://127.0.0.1:8080", started.url)}`;
     writeFileSync(join(work, ".curlrc"), "fail-with-body\nshow-error\nsilent\n");
     const env = { ...process.env, CURL_HOME: work, URL: started.url, ROOT_TOKEN: started.secrets?.rootToken ?? "" };
     return await new Promise((resolve) => {
@@ -289,7 +340,7 @@ async function runShell(code: string): Promise<{ ok: boolean; message: string }>
       });
     });
   } catch (error) {
-    return { ok: false, message: `the dev server did not start: ${String(error)}` };
+    return { ok: false, message: `the dev server did not start: ${(error as Error).message}` };
   } finally {
     server.kill("SIGTERM");
   }
@@ -318,8 +369,7 @@ function outcome(block: Block): { ok: boolean; message: string } | undefined {
 describe("every guide's code blocks", () => {
   beforeAll(async () => {
     prepare();
-    run();
-    for (const [block, plan] of plans) if (plan.kind === "sh") shResults.set(block, await runShell(plan.code));
+    await Promise.all([runModules(), runCli()]);
   }, 240_000);
   afterAll(() => {
     // INFRA_DOUBLES_GUIDES_SUMMARY=file: one line per block (status and first line of the error), for triage.
