@@ -26,7 +26,7 @@ import { FaultSet } from "./faults/fault-set.js";
 import type { FaultDefinition, FaultTarget } from "./faults/fault-definition.js";
 import { CoverageCollector } from "./coverage/collector.js";
 import type { CoverageReport } from "./coverage/report.js";
-import { flushCoverage, registerCoverage } from "./coverage/sink.js";
+import { currentTestFileSource, flushCoverage, registerCoverage } from "./coverage/sink.js";
 import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
 import type { UnhandledRequest } from "./journal-matchers.js";
@@ -268,7 +268,8 @@ export class DoublesCore {
     });
     this.faults = new FaultSet(this.sim, () => this.faultTargets());
     if (options.coverage !== false) {
-      this.collector = new CoverageCollector(this.sim, plugins);
+      const testFile = currentTestFileSource();
+      this.collector = new CoverageCollector(this.sim, plugins, testFile === undefined ? {} : { testFile });
       registerCoverage(this.collector);
     }
   }

@@ -120,6 +120,71 @@ function dump(title: string, entries: readonly JournalEntry[], total: number): s
   return `${title}${more}:\n${formatJournal(entries, { headers: false, maxBodyChars: 300 })}`;
 }
 
+/** One line of an entry: `#3 POST /runs -> 201`. */
+function brief(entry: JournalEntry): string {
+  return `#${entry.seq} ${entry.method} ${entry.route ?? maskedPath(entry.url)} -> ${entry.status}`;
+}
+
+function maskedPath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+function seqs(list: readonly JournalEntry[]): string {
+  const shown = list.slice(0, SHOWN).map((e) => `#${e.seq}`).join(", ");
+  return list.length > SHOWN ? `${shown}, ... (${list.length} in all)` : shown;
+}
+
+/**
+ * Where each step of an in-order assertion was found: `1. POST /runs: #3 POST /runs -> 201`, then
+ * for the first step not found after the previous one, `missing after #3`, and whether (and where)
+ * it was received at all; the steps after it, where they were received.
+ */
+function inOrderSteps(sequence: readonly ExpectedRequest[], tests: readonly ((e: JournalEntry) => boolean)[], entries: readonly JournalEntry[], found: readonly JournalEntry[]): string {
+  return sequence
+    .map((expected, i) => {
+      const head = `  ${i + 1}. ${describeExpected(expected)}: `;
+      const hit = found[i];
+      if (hit !== undefined) return `${head}${brief(hit)}`;
+      const all = entries.filter(tests[i] ?? (() => false));
+      const received = all.length === 0 ? "never received" : `received at ${seqs(all)}`;
+      if (i === found.length) {
+        const after = found[i - 1];
+        return after === undefined ? `${head}missing (${received})` : `${head}missing after #${after.seq} (${received})`;
+      }
+      return `${head}not looked for, after the missing step ${found.length + 1} (${received})`;
+    })
+    .join("\n");
+}
+
+/**
+ * The journal's requests that bear on an in-order failure, oldest first: those found in order, then
+ * those matching the missing step (or, when nothing matches it, those of its route or operation),
+ * then those matching the later and earlier steps; requests matching no step (polls of other
+ * routes) are left out.
+ */
+function inOrderRelated(sequence: readonly ExpectedRequest[], tests: readonly ((e: JournalEntry) => boolean)[], entries: readonly JournalEntry[], found: readonly JournalEntry[]): string {
+  if (entries.length === 0) return dump("Requests received", [], 0);
+  const missing = found.length;
+  const missingTest = tests[missing] ?? (() => false);
+  let forMissing = entries.filter(missingTest);
+  if (forMissing.length === 0) forMissing = near(entries, filterOf(sequence[missing] ?? ""));
+  const later = entries.filter((entry) => tests.some((test, i) => i > missing && test(entry)));
+  const earlier = entries.filter((entry) => tests.some((test, i) => i < missing && test(entry)));
+  const last = found.at(-1)?.seq ?? 0;
+  const byDistance = (list: readonly JournalEntry[]) => [...list].sort((a, b) => Math.abs(a.seq - last) - Math.abs(b.seq - last) || a.seq - b.seq);
+  const all = new Set<JournalEntry>([...found, ...forMissing, ...later, ...earlier]);
+  const shown = new Set<JournalEntry>(found);
+  for (const entry of [...byDistance(forMissing), ...byDistance(later), ...byDistance(earlier)]) {
+    if (shown.size >= Math.max(SHOWN, found.length)) break;
+    shown.add(entry);
+  }
+  return dump("Requests of these routes", [...shown].sort((a, b) => a.seq - b.seq), all.size);
+}
+
 function received(this: MatcherContext, source: unknown, expected: ExpectedRequest, times?: number): MatcherResult {
   const { journal } = journalOf(source);
   const filter = filterOf(expected);
@@ -178,20 +243,20 @@ export const journalMatchers = {
     const { journal } = journalOf(source);
     const entries = journal.entries;
     const tests = sequence.map((expected) => matcherOf(filterOf(expected)));
-    let next = 0;
+    const found: JournalEntry[] = [];
     for (const entry of entries) {
-      const test = tests[next];
-      if (test !== undefined && test(entry)) next++;
-      if (next === tests.length) break;
+      const test = tests[found.length];
+      if (test !== undefined && test(entry)) found.push(entry);
+      if (found.length === tests.length) break;
     }
-    const pass = next === tests.length;
+    const pass = found.length === tests.length;
     return {
       pass,
       message: () =>
         pass
-          ? `expected requests not to come in the order ${sequence.map(describeExpected).join(" -> ")}, but they did\n\n${dump("Requests received", entries.slice(-SHOWN), entries.length)}`
-          : `expected requests in the order ${sequence.map(describeExpected).join(" -> ")}, but found only the first ${next} in order (next missing: ${describeExpected(sequence[next] ?? "")})\n\n` +
-            dump("Requests received", entries.slice(-SHOWN), entries.length),
+          ? `expected requests not to come in the order ${sequence.map(describeExpected).join(" -> ")}, but they did\n\n${inOrderSteps(sequence, tests, entries, found)}\n\n${dump("Requests received", found, found.length)}`
+          : `expected requests in the order ${sequence.map(describeExpected).join(" -> ")}, but found only the first ${found.length} in order\n\n${inOrderSteps(sequence, tests, entries, found)}\n\n` +
+            inOrderRelated(sequence, tests, entries, found),
     };
   },
 

@@ -1,8 +1,10 @@
 /**
- * `infra-doubles/coverage`: coverage of a whole vitest run. As a global setup it gives the workers
- * a directory (environment variable `INFRA_DOUBLES_COVERAGE_DIR`) where every doubles leaves its
- * coverage when it closes; the teardown merges the files (deterministically, sorted), prints a
- * short summary and writes `coverage.json` and a self-contained `index.html`.
+ * `infra-doubles/coverage`: coverage of a whole vitest run. It is a vitest global setup (listed
+ * under `globalSetup`, not `reporters`): it gives the workers a directory (environment variable
+ * `INFRA_DOUBLES_COVERAGE_DIR`) where every doubles leaves its coverage when it closes, each row
+ * naming the test files that reached it; the teardown merges the files (deterministically,
+ * sorted), prints a short summary and writes `coverage.json` and a self-contained `index.html`
+ * (summary first, then what was never reached, then every row with its test files).
  *
  * ```ts
  * // vitest.config.ts
@@ -71,8 +73,8 @@ export function readCoverageDir(dir: string): CoverageReport | undefined {
 }
 
 /**
- * Writes `coverage.json` (the report, 2-space JSON) and `index.html` (a table per service) into
- * `outDir`, creating it.
+ * Writes `coverage.json` (the report, 2-space JSON) and `index.html` (the summary, the
+ * never-reached items, then a table per service; see {@link coverageHtml}) into `outDir`, creating it.
  * @returns the paths written.
  * @example writeCoverageReport(report, "infra-doubles-coverage") // { json: ".../coverage.json", html: ".../index.html" }
  */
@@ -87,8 +89,9 @@ export function writeCoverageReport(report: CoverageReport, outDir: string): { j
 }
 
 /**
- * A vitest global setup collecting the coverage of every doubles of the run: sets
+ * A vitest global setup (not a reporter) collecting the coverage of every doubles of the run: sets
  * `INFRA_DOUBLES_COVERAGE_DIR` for the workers (a fresh temporary directory, unless already set),
+ * while which each doubles records the test file behind every row it counts (`CoverageTally.by`),
  * and returns the teardown that merges, prints the summary and writes the report.
  * Doubles hand over their coverage when they close (`await doubles.close()`, `await using`), or
  * when their worker process exits.

@@ -3,7 +3,7 @@
  * a body (asymmetric matchers), in an order, nothing unmatched; failures print what was received.
  */
 import { expect, it } from "vitest";
-import { createDoubles } from "../../src/index.js";
+import { createDoubles, formatJournal } from "../../src/index.js";
 import "../../src/scenarios/vitest-entry.js";
 import { describeEachTransport } from "../support/transports.js";
 
@@ -72,7 +72,47 @@ describeEachTransport("journal matchers", (t) => {
     expect(doubles).toHaveReceivedInOrder(["list configuration versions", "create configuration version", "list configuration versions"]);
     expect(doubles).toHaveReceivedInOrder(["create configuration version", "list configuration versions"]);
     expect(() => expect(doubles).toHaveReceivedInOrder(["create configuration version", "create configuration version"])).toThrow(
-      /but found only the first 1 in order \(next missing: create configuration version\)\n\nRequests received:\n#1 /,
+      /but found only the first 1 in order\n\n {2}1\. create configuration version: #2 POST \/workspaces\/:workspace_id\/configuration-versions -> 201\n {2}2\. create configuration version: missing after #2 \(received at #2\)\n\nRequests of these routes:\n#2 /,
+    );
+  });
+
+  it("in an order: a failure says where each step was found or missed, and shows the requests of those routes, not the last polls", async () => {
+    // Regression (issue 22, item 13): the message listed the last 10 requests (all polls) and
+    // never the ones the sequence named.
+    const { doubles, api, createVersion, listVersions } = await start();
+    await createVersion();
+    for (let i = 0; i < 12; i++) await listVersions();
+    let message = "";
+    try {
+      expect(doubles).toHaveReceivedInOrder(["create configuration version", "create configuration version", "list configuration versions"]);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const [create] = doubles.journal.entries;
+    expect(message).toBe(
+      [
+        "expected requests in the order create configuration version -> create configuration version -> list configuration versions, but found only the first 1 in order",
+        "",
+        "  1. create configuration version: #1 POST /workspaces/:workspace_id/configuration-versions -> 201",
+        "  2. create configuration version: missing after #1 (received at #1)",
+        "  3. list configuration versions: not looked for, after the missing step 2 (received at #2, #3, #4, #5, #6, #7, #8, #9, #10, #11, ... (12 in all))",
+        "",
+        "Requests of these routes (10 of 13 shown):",
+        formatJournal(doubles.journal.entries.slice(0, 10), { headers: false, maxBodyChars: 300 }),
+      ].join("\n"),
+    );
+    expect(create?.url.startsWith(api)).toBe(true);
+    // Polls of a route the sequence does not name are left out; a step never received says so.
+    expect(() => expect(doubles).toHaveReceivedInOrder(["create configuration version", { operation: "create configuration version", status: 422 }])).toThrow(
+      [
+        "found only the first 1 in order",
+        "",
+        "  1. create configuration version: #1 POST /workspaces/:workspace_id/configuration-versions -> 201",
+        '  2. {"operation":"create configuration version","status":422}: missing after #1 (never received)',
+        "",
+        "Requests of these routes:",
+        formatJournal([create!], { headers: false, maxBodyChars: 300 }),
+      ].join("\n"),
     );
   });
 

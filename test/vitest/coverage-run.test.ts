@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createDoubles } from "../../src/scenarios/doubles.js";
 import { machineTransitions } from "../../src/simulator/kernel/machine.js";
 import { runMachine } from "../../src/simulator/runs/run-machine.js";
-import { COVERAGE_DIR_ENV, coverageGlobalSetup, formatCoverageSummary, mergeCoverage, readCoverageDir, writeCoverageReport, type CoverageReport } from "../../src/vitest/coverage.js";
+import { COVERAGE_DIR_ENV, coverageGlobalSetup, coverageHtml, formatCoverageSummary, mergeCoverage, readCoverageDir, writeCoverageReport, type CoverageReport } from "../../src/vitest/coverage.js";
 
 const temps: string[] = [];
 const temp = (): string => {
@@ -66,6 +66,74 @@ describe("merging coverage", () => {
     expect(html).toContain('<tr class="never"><td>sealedcode</td><td class="n">0</td></tr>');
     expect(html).toContain("<tr><td>GET /sys/health</td><td class=\"n\">3</td><td>200 x1, 429 x2</td></tr>");
     expect(html).toContain("<caption>run transitions: 0/");
+  });
+
+  it("puts the summary first (numbers as in the report), then what was never reached, then every row", async () => {
+    // Regression (issue 22, item 13): the page began with the first service's tables, no summary.
+    const merged = mergeCoverage(await twoReports());
+    const html = coverageHtml(merged);
+    const summaryAt = html.indexOf('<h2 id="summary">Summary</h2>');
+    const neverAt = html.indexOf('<h2 id="never">Never reached</h2>');
+    const detailsAt = html.indexOf('<h2 id="details">');
+    expect(summaryAt).toBeGreaterThan(0);
+    expect(html.indexOf("<table")).toBeGreaterThan(summaryAt);
+    expect(neverAt).toBeGreaterThan(summaryAt);
+    expect(detailsAt).toBeGreaterThan(neverAt);
+    expect(html.indexOf("<h2>runs</h2>")).toBeGreaterThan(detailsAt);
+
+    // Every summary row, read back from the page, against the report.
+    const summary = html.slice(summaryAt, neverAt);
+    const read = [...summary.matchAll(/<tr(?: class="total")?><td>([^<]*)<\/td><td>([^<]*)<\/td><td class="n">(\d+)<\/td><td class="n">(\d+)<\/td><td class="n">([^<]*)<\/td><\/tr>/g)].map((m) => m.slice(1));
+    const expected: string[][] = [];
+    for (const [key, service] of Object.entries(merged.services)) {
+      const dims: [string, { exercised: number; total: number }][] = [["endpoints", service.endpoints]];
+      for (const [name, machine] of Object.entries(service.machines)) dims.push([`${name} states`, machine.states], [`${name} transitions`, machine.transitions]);
+      for (const [subject, events] of Object.entries(service.events)) dims.push([`${subject} events`, events]);
+      for (const [name, t] of dims) expected.push([key, name, String(t.exercised), String(t.total), `${Math.floor((t.exercised * 100) / t.total)}%`]);
+      const reached = dims.reduce((n, [, t]) => n + t.exercised, 0);
+      const total = dims.reduce((n, [, t]) => n + t.total, 0);
+      expected.push([key, "all", String(reached), String(total), `${Math.floor((reached * 100) / total)}%`]);
+    }
+    expect(read).toEqual(expected);
+    expect(read).toContainEqual(["secrets", "health code events", "2", "6", "33%"]);
+
+    // The never-reached list names every never-reached item once, under its service and dimension.
+    const never = html.slice(neverAt, detailsAt);
+    expect(never).toContain("<h3>secrets</h3>");
+    expect(never).toContain("<li>health code events (4 of 6): <code>drsecondarycode</code>, <code>performancestandbycode</code>, <code>sealedcode</code>, <code>uninitcode</code></li>");
+    const neverCount = Object.values(merged.services).reduce(
+      (n, s) => n + [s.endpoints, ...Object.values(s.events), ...Object.values(s.machines).flatMap((m) => [m.states, m.transitions])].reduce((k, t) => k + t.never.length, 0),
+      0,
+    );
+    expect([...never.matchAll(/<code>/g)].length).toBe(neverCount);
+    // No test files recorded outside a coverage run: no such column.
+    expect(html).not.toContain("test files");
+  });
+
+  it("names the test file that reached each row while a run collects coverage (vitest's worker state)", async () => {
+    const saved = process.env[COVERAGE_DIR_ENV];
+    process.env[COVERAGE_DIR_ENV] = temp();
+    try {
+      await using doubles = createDoubles();
+      await doubles.handler.handle({ method: "GET", url: new URL(`${doubles.baseUrls().secrets.api}/sys/health`), headers: {}, body: new Uint8Array() });
+      doubles.runs.addWorkspace(doubles.runs.addOrganization("acme"), { name: "prod" });
+      const report = doubles.coverage();
+      const self = "test/vitest/coverage-run.test.ts";
+      expect(report.services.secrets!.endpoints.by).toEqual({ "GET /sys/health": [self] });
+      expect(report.services.secrets!.events["health code"]!.by).toEqual({ activecode: [self] });
+      expect(report.services.runs!.endpoints.by).toBeUndefined();
+      // Merging unions the files, sorted.
+      const other = JSON.parse(JSON.stringify(report).replaceAll(self, "test/other.test.ts")) as CoverageReport;
+      expect(mergeCoverage([report, other]).services.secrets!.endpoints.by).toEqual({ "GET /sys/health": ["test/other.test.ts", self] });
+      expect(coverageHtml(report)).toContain(`<tr><td>GET /sys/health</td><td class="n">1</td><td>200 x1</td><td>${self}</td></tr>`);
+    } finally {
+      if (saved === undefined) delete process.env[COVERAGE_DIR_ENV];
+      else process.env[COVERAGE_DIR_ENV] = saved;
+    }
+    // Outside a coverage run, no files are recorded.
+    const plain = createDoubles();
+    await plain.handler.handle({ method: "GET", url: new URL(`${plain.baseUrls().secrets.api}/sys/health`), headers: {}, body: new Uint8Array() });
+    expect(plain.coverage().services.secrets!.endpoints.by).toBeUndefined();
   });
 
   it("summarises each service in a line, then what it never reached", async () => {
@@ -124,6 +192,14 @@ describe("a real vitest run", () => {
     const report = JSON.parse(readFileSync(join(out, "coverage.json"), "utf8")) as CoverageReport;
     expect(report.services.runs!.machines.run!.transitions.reached).toEqual({ "pending -> discarded": 1 });
     expect(report.services.secrets!.events["health code"]!.reached).toEqual({ activecode: 1, sealedcode: 1 });
-    expect(readFileSync(join(out, "index.html"), "utf8")).toContain("<h2>secrets</h2>");
+    const html = readFileSync(join(out, "index.html"), "utf8");
+    expect(html).toContain("<h2>secrets</h2>");
+    // Each row names the fixture test file that reached it (paths relative to the project's root).
+    expect(report.services.runs!.machines.run!.transitions.by).toEqual({ "pending -> discarded": ["runs.fixture.ts"] });
+    expect(report.services.secrets!.endpoints.by).toEqual({ "GET /sys/health": ["secrets.fixture.ts"] });
+    expect(report.services.secrets!.events["health code"]!.by).toEqual({ activecode: ["secrets.fixture.ts"], sealedcode: ["secrets.fixture.ts"] });
+    expect(html).toContain('<tr><td>GET /sys/health</td><td class="n">2</td><td>200 x1, 503 x1</td><td>secrets.fixture.ts</td></tr>');
+    expect(html).toContain('<tr><td>pending -&#62; discarded</td><td class="n">1</td><td>runs.fixture.ts</td></tr>');
+    expect(html.indexOf('<h2 id="summary">')).toBeLessThan(html.indexOf("<h2>runs</h2>"));
   });
 });

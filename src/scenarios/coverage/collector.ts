@@ -37,12 +37,31 @@ interface ServiceCounters {
   readonly transitions: Map<string, Map<string, Map<string, TransitionCount>>>;
   /** subject -> name -> count. */
   readonly named: Map<string, Map<string, number>>;
+  /**
+   * The test files that reached each row, when the collector has a {@link CoverageCollectorOptions.testFile}
+   * source (same nesting as the counts; a transition's files are on its {@link TransitionCount}).
+   */
+  readonly answersBy: Map<string, Set<string>>;
+  readonly statesBy: Map<string, Map<string, Set<string>>>;
+  readonly namedBy: Map<string, Map<string, Set<string>>>;
 }
 
 /** How often one row of a machine was taken, and where it led (for a row outside the table's labels). */
 interface TransitionCount {
   readonly to: string;
   count: number;
+  /** The test files that took it (only with a test-file source). */
+  files?: Set<string>;
+}
+
+/** Options of {@link CoverageCollector}. */
+export interface CoverageCollectorOptions {
+  /**
+   * The test file running now (a path relative to the project's root), or `undefined` outside a
+   * test file: called once per answer and per traced event, so it must be cheap (a property read).
+   * With it, every row of the report names the test files that reached it (`CoverageTally.by`).
+   */
+  readonly testFile?: () => string | undefined;
 }
 
 /**
@@ -73,8 +92,10 @@ export function transitionLabels(machine: Machine<any, any>): Map<string, string
 export class CoverageCollector {
   private readonly byService = new Map<string, ServiceCounters>();
   private readonly stopTrace: () => void;
+  private readonly testFile: (() => string | undefined) | undefined;
 
-  constructor(sim: Simulator, plugins: readonly ServicePlugin<unknown>[]) {
+  constructor(sim: Simulator, plugins: readonly ServicePlugin<unknown>[], options: CoverageCollectorOptions = {}) {
+    this.testFile = options.testFile;
     for (const plugin of plugins) {
       const traced = plugin.definition.traced ?? {};
       const machines = new Map<string, MachineUniverse>();
@@ -91,6 +112,9 @@ export class CoverageCollector {
         states: new Map(),
         transitions: new Map(),
         named: new Map(),
+        answersBy: new Map(),
+        statesBy: new Map(),
+        namedBy: new Map(),
       });
     }
     this.stopTrace = sim.onTrace((service, event) => this.traced(service, event));
@@ -104,6 +128,8 @@ export class CoverageCollector {
       let byStatus = counters.answers.get(endpoint);
       if (byStatus === undefined) counters.answers.set(endpoint, (byStatus = new Map()));
       bump(byStatus, status);
+      const file = this.testFile?.();
+      if (file !== undefined) addFile(counters.answersBy, endpoint, file);
     } else bump(counters.unmatched, status);
   };
 
@@ -120,6 +146,9 @@ export class CoverageCollector {
       counters.states.clear();
       counters.transitions.clear();
       counters.named.clear();
+      counters.answersBy.clear();
+      counters.statesBy.clear();
+      counters.namedBy.clear();
     }
   }
 
@@ -134,20 +163,25 @@ export class CoverageCollector {
   private traced(service: string, event: TraceEvent): void {
     const counters = this.byService.get(service);
     if (counters === undefined) return;
+    const file = this.testFile?.();
     switch (event.kind) {
       case "state":
         bump(inner(counters.states, event.machine), event.state);
+        if (file !== undefined) addFile(inner(counters.statesBy, event.machine), event.state, file);
         return;
       case "transition": {
         const byEvent = inner(inner(counters.transitions, event.machine), event.from);
-        const row = byEvent.get(event.event);
-        if (row === undefined) byEvent.set(event.event, { to: event.to, count: 1 });
+        let row = byEvent.get(event.event);
+        if (row === undefined) byEvent.set(event.event, (row = { to: event.to, count: 1 }));
         else row.count++;
+        if (file !== undefined) (row.files ??= new Set()).add(file);
         bump(inner(counters.states, event.machine), event.to);
+        if (file !== undefined) addFile(inner(counters.statesBy, event.machine), event.to, file);
         return;
       }
       case "event":
         bump(inner(counters.named, event.subject), event.name);
+        if (file !== undefined) addFile(inner(counters.namedBy, event.subject), event.name, file);
         return;
     }
   }
@@ -155,6 +189,12 @@ export class CoverageCollector {
 
 function bump<K>(map: Map<K, number>, key: K): void {
   map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+function addFile(map: Map<string, Set<string>>, key: string, file: string): void {
+  let files = map.get(key);
+  if (files === undefined) map.set(key, (files = new Set()));
+  files.add(file);
 }
 
 /** The map `outer` holds under `key` (made on first use). */
@@ -165,15 +205,17 @@ function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, 
 }
 
 /** The counts of one machine's rows, keyed by label (`from -> to`, or `from -> to (event)`). */
-function transitionCounts(rows: ReadonlyMap<string, ReadonlyMap<string, TransitionCount>> | undefined, universe: MachineUniverse): Map<string, number> {
+function transitionCounts(rows: ReadonlyMap<string, ReadonlyMap<string, TransitionCount>> | undefined, universe: MachineUniverse): { counts: Map<string, number>; files: Map<string, Set<string>> } {
   const out = new Map<string, number>();
+  const files = new Map<string, Set<string>>();
   for (const [from, byEvent] of rows ?? []) {
     for (const [event, row] of byEvent) {
       const label = universe.transitionLabels.get(`${from}\t${event}`) ?? `${from} -> ${row.to} (${event})`;
       out.set(label, (out.get(label) ?? 0) + row.count);
+      for (const file of row.files ?? []) addFile(files, label, file);
     }
   }
-  return out;
+  return { counts: out, files };
 }
 
 function serviceReport(counters: ServiceCounters): ServiceCoverage {
@@ -189,7 +231,7 @@ function serviceReport(counters: ServiceCounters): ServiceCoverage {
     perEndpoint.set(label, sum);
     statuses.set(label, byStatus);
   }
-  const base = tally(counters.endpoints, perEndpoint);
+  const base = tally(counters.endpoints, perEndpoint, counters.answersBy);
   const statusRecord: Record<string, Record<string, number>> = {};
   for (const label of [...statuses.keys()].sort(compare)) {
     const byStatus = statuses.get(label) ?? new Map<string, number>();
@@ -201,14 +243,15 @@ function serviceReport(counters: ServiceCounters): ServiceCoverage {
   const machines: Record<string, MachineCoverage> = {};
   for (const name of [...counters.machines.keys()].sort(compare)) {
     const universe = counters.machines.get(name) as MachineUniverse;
+    const taken = transitionCounts(counters.transitions.get(name), universe);
     machines[name] = {
-      states: tally(universe.states, counters.states.get(name) ?? new Map()),
-      transitions: tally(universe.transitionLabels.values(), transitionCounts(counters.transitions.get(name), universe)),
+      states: tally(universe.states, counters.states.get(name) ?? new Map(), counters.statesBy.get(name)),
+      transitions: tally(universe.transitionLabels.values(), taken.counts, taken.files),
     };
   }
   const events: Record<string, CoverageTally> = {};
   for (const subject of [...counters.events.keys()].sort(compare)) {
-    events[subject] = tally(counters.events.get(subject) ?? [], counters.named.get(subject) ?? new Map());
+    events[subject] = tally(counters.events.get(subject) ?? [], counters.named.get(subject) ?? new Map(), counters.namedBy.get(subject));
   }
   return { endpoints, unmatched, machines, events };
 }

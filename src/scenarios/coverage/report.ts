@@ -23,6 +23,13 @@ export interface CoverageTally {
   readonly reached: Readonly<Record<string, number>>;
   /** Labels of the items never reached, sorted. */
   readonly never: readonly string[];
+  /**
+   * Per reached item, the test files that reached it (paths relative to the project's root,
+   * sorted). Present only when the coverage was collected in a test run that names its files (the
+   * vitest global setup `infra-doubles/coverage`); an item reached outside any test file (a
+   * global setup, a worker's exit) has no entry.
+   */
+  readonly by?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Endpoint coverage: a {@link CoverageTally} of `METHOD /path` labels with the statuses answered. */
@@ -88,11 +95,18 @@ export function compare(a: string, b: string): number {
  * kept: it counts towards both `exercised` and `total`).
  * @example tally(["a", "b"], new Map([["a", 2]])) // { exercised: 1, total: 2, reached: { a: 2 }, never: ["b"] }
  */
-export function tally(universe: Iterable<string>, counts: ReadonlyMap<string, number>): CoverageTally {
+export function tally(universe: Iterable<string>, counts: ReadonlyMap<string, number>, files?: ReadonlyMap<string, ReadonlySet<string>>): CoverageTally {
   const reached = new Map<string, number>();
   for (const [label, count] of counts) if (count > 0) reached.set(label, count);
   const never = [...new Set(universe)].filter((label) => !reached.has(label)).sort(compare);
-  return { exercised: reached.size, total: reached.size + never.length, reached: sortedCounts(reached), never };
+  const base = { exercised: reached.size, total: reached.size + never.length, reached: sortedCounts(reached), never };
+  if (files === undefined || files.size === 0) return base;
+  const by: Record<string, string[]> = {};
+  for (const label of [...files.keys()].sort(compare)) {
+    const list = [...(files.get(label) ?? [])].sort(compare);
+    if (reached.has(label) && list.length > 0) by[label] = list;
+  }
+  return Object.keys(by).length === 0 ? base : { ...base, by };
 }
 
 function addCounts(into: Map<string, number>, from: Readonly<Record<string, number>> | undefined): void {
@@ -102,12 +116,18 @@ function addCounts(into: Map<string, number>, from: Readonly<Record<string, numb
 function mergeTallies(tallies: readonly (CoverageTally | undefined)[]): CoverageTally {
   const counts = new Map<string, number>();
   const universe = new Set<string>();
+  const files = new Map<string, Set<string>>();
   for (const t of tallies) {
     if (t === undefined) continue;
     addCounts(counts, t.reached);
     for (const label of t.never) universe.add(label);
+    for (const [label, list] of Object.entries(t.by ?? {})) {
+      let into = files.get(label);
+      if (into === undefined) files.set(label, (into = new Set()));
+      for (const file of list) into.add(file);
+    }
   }
-  return tally(universe, counts);
+  return tally(universe, counts, files);
 }
 
 function mergeEndpoints(tallies: readonly (EndpointTally | undefined)[]): EndpointTally {

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import type { CoverageCollector } from "./collector.js";
 import { mergeCoverage, type CoverageReport } from "./report.js";
 
@@ -34,6 +34,54 @@ function state(): SinkState {
   const holder = globalThis as { [KEY]?: SinkState };
   holder[KEY] ??= { file: `coverage-${process.pid}-${randomBytes(6).toString("hex")}.json`, merged: undefined, open: new Set(), exitHooked: false };
   return holder[KEY];
+}
+
+/** The part of vitest's per-worker state read here (`globalThis.__vitest_worker__`, vitest 3 and 4). */
+interface VitestWorkerState {
+  /** The test file the worker is running (absolute). */
+  readonly filepath?: string;
+  readonly config?: { readonly root?: string };
+}
+
+/** The part of Jest's matcher state read here (`expect.getState()`). */
+interface JestMatchersHolder {
+  readonly state?: { readonly testPath?: string };
+}
+
+/**
+ * Where the test file path comes from in this process: vitest's worker state, else Jest's matcher
+ * state, else nowhere (`undefined`: not in a test runner).
+ */
+function testPathSource(): (() => string | undefined) | undefined {
+  const holder = globalThis as { __vitest_worker__?: VitestWorkerState; [key: symbol]: unknown };
+  if (holder.__vitest_worker__ !== undefined) return () => (globalThis as { __vitest_worker__?: VitestWorkerState }).__vitest_worker__?.filepath;
+  const jest = holder[Symbol.for("$$jest-matchers-object")] as JestMatchersHolder | undefined;
+  if (jest !== undefined) return () => jest.state?.testPath;
+  return undefined;
+}
+
+/**
+ * The current test file, relative to the project's root (vitest's `root`, else the working
+ * directory) with `/` separators, for a collector's `testFile` option: a property read per call
+ * (the relative path is made once per test file). `undefined` when coverage is not being
+ * collected for a run ({@link COVERAGE_DIR_ENV} unset) or when no test runner is known.
+ * @example new CoverageCollector(sim, plugins, { testFile: currentTestFileSource() })
+ */
+export function currentTestFileSource(): (() => string | undefined) | undefined {
+  if (!process.env[COVERAGE_DIR_ENV]) return undefined;
+  const source = testPathSource();
+  if (source === undefined) return undefined;
+  let lastPath: string | undefined;
+  let lastRelative: string | undefined;
+  return () => {
+    const path = source();
+    if (path !== lastPath) {
+      lastPath = path;
+      const root = (globalThis as { __vitest_worker__?: VitestWorkerState }).__vitest_worker__?.config?.root ?? process.cwd();
+      lastRelative = path === undefined || path === "" ? undefined : isAbsolute(path) ? relative(root, path).split(sep).join("/") : path;
+    }
+    return lastRelative;
+  };
 }
 
 /**
