@@ -175,6 +175,19 @@ export function nearestInCatalog(catalog: readonly string[], method: string, pat
 }
 
 /**
+ * The (at most) `limit` names of `names` closest to `name` by edit distance (`name` cut to
+ * {@link NEAREST_MAX_TARGET_LENGTH} characters): for names that are not routes (service keys,
+ * operations, fields).
+ * @example nearestNames(["apply run", "show run"], "aply run") // ["apply run", "show run"]
+ */
+export function nearestNames(names: readonly string[], name: string, limit = 3): string[] {
+  const target = name.slice(0, NEAREST_MAX_TARGET_LENGTH);
+  const scored = names.map((label) => ({ label, score: distance(target, label) }));
+  scored.sort((a, b) => a.score - b.score || a.label.localeCompare(b.label));
+  return [...new Set(scored.map((s) => s.label))].slice(0, limit);
+}
+
+/**
  * A service's catalog: its own, or its route table without catch-all rows.
  * @example catalogOf(runsHttp, sim) // ["GET /runs/:run_id", "POST /runs", ...]
  */
