@@ -110,6 +110,9 @@ export function operationNamesOf(service: HttpService): readonly string[] {
   return [...new Set(service.routes.flatMap((route) => (route.operation === undefined ? [] : [route.operation])))];
 }
 
+/** Methods a service takes for another (the secrets service's `PUT` is its `POST`; `LIST` may come as `GET`). */
+const METHOD_ALIASES: Readonly<Record<string, readonly string[]>> = { PUT: ["POST"], POST: ["PUT"], GET: ["LIST"] };
+
 /**
  * The valid name nearest to `name`: first the name written the spec's way (method upper-cased, a
  * base path such as `/api/v2` or `/v1` taken off), else the nearest by edit distance.
@@ -124,8 +127,10 @@ export function nearestName(name: string, valid: readonly string[], prefixes: re
     for (const prefix of ["", ...prefixes]) {
       if (prefix !== "" && !template.startsWith(`${prefix}/`)) continue;
       const bare = template.slice(prefix.length);
-      const written = upper === undefined ? bare : `${upper} ${bare}`;
-      if (valid.includes(written)) return written;
+      for (const m of upper === undefined ? [undefined] : [upper, ...(METHOD_ALIASES[upper] ?? [])]) {
+        const written = m === undefined ? bare : `${m} ${bare}`;
+        if (valid.includes(written)) return written;
+      }
     }
     return nearestInCatalog(valid, upper ?? "", template, 1)[0];
   }
