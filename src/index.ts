@@ -65,4 +65,22 @@ export * from "./scenarios/runs/index.js";
 export * as runs from "./simulator/runs/index.js";
 export { FaultSet, type FaultHandle, type FaultView } from "./scenarios/faults/fault-set.js";
 export type { FaultDefinition, FaultTarget, FaultTime } from "./scenarios/faults/fault-definition.js";
+export {
+  mountedRoute,
+  SERVICE_KEYS,
+  type AccessControlOperation,
+  type AccessControlRoute,
+  type MountedRoute,
+  type OperationName,
+  type RouteName,
+  type RoutesOf,
+  type RouteTemplate,
+  type RunsOperation,
+  type RunsRoute,
+  type SecretsEngineRoute,
+  type SecretsOperation,
+  type SecretsRoute,
+  type ServiceKey,
+  type TemplateOf,
+} from "./interceptors/vocabulary.js";
 export { CONNECTION_FAULTS, type ConnectionFault, type FaultAnswer, type FaultAnswerOptions, type FaultPlan, type FaultQuery, type FaultSource } from "./interceptors/faults.js";
