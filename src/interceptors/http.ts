@@ -34,7 +34,7 @@ export interface RouteContext {
   readonly path: string;
   /**
    * Where a route that dispatches further (the secrets service's catch-all) names the endpoint it
-   * reached, as in its {@link HttpService.endpoints} (e.g. `POST /{ssh}/sign/:role`), for coverage.
+   * reached, as in its {@link HttpService.endpoints} (e.g. `POST /ssh/sign/:name`), for coverage.
    * Absent when nothing observes.
    */
   readonly endpoint?: EndpointNote;
@@ -123,8 +123,8 @@ export interface HttpService {
   catalog?(sim: Simulator): readonly string[];
   /**
    * Every endpoint of the service as `METHOD /path` labels, the universe endpoint coverage counts
-   * against (default: the route table's rows, see `endpointsOf`). A label may start with `<base>`
-   * for a base other than `api` (`GET <archive>/object/:token`).
+   * against (default: the route table's rows, see `endpointsOf`): route names as the specs write
+   * them (`GET /runs/:run_id`; a row of another base by its own template, `PUT /v1/object/:token`).
    */
   endpoints?(): readonly string[];
   /**

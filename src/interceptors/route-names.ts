@@ -48,11 +48,7 @@ export type AccessControlRoute =
   | "DELETE /acl/binding-rule/:id"
   | "GET /acl/binding-rules"
   | "POST /acl/login"
-  | "POST /acl/logout"
-  | "GET /acl/token"
-  | "DELETE /acl/token"
-  | "GET /acl/binding-rule"
-  | "DELETE /acl/binding-rule";
+  | "POST /acl/logout";
 
 /** The secrets service's routes, as its spec writes them (no `/v1`; engines at the spec's mount paths `/ssh` and `/cloud`). */
 export type SecretsRoute =

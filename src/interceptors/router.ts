@@ -329,8 +329,8 @@ function safeDecode(segment: string): string {
 }
 
 /**
- * The endpoint label of a route table row answering `method`: `METHOD /path`, with `<base>`
- * before the path for a base other than `api`; `undefined` for catch-all rows (`*` method or a
+ * The endpoint label of a route table row answering `method`: its route name, `METHOD /path`
+ * relative to its base (as the vocabulary names it, whatever the base); `undefined` for catch-all rows (`*` method or a
  * `*rest` path), which name no endpoint of their own.
  * @example routeEndpoint({ method: "GET", path: "/runs/:run_id", handler }, "GET") // "GET /runs/:run_id"
  */
@@ -339,8 +339,7 @@ export function routeEndpoint(route: Route, method: string): string | undefined 
   if (labels === undefined) endpointLabels.set(route, (labels = new Map()));
   let label = labels.get(method);
   if (label === undefined) {
-    const base = route.base ?? "api";
-    label = route.path.includes("*") || methodsOf(route).includes(ANY_METHOD) ? null : `${method} ${base === "api" ? "" : `<${base}>`}${route.path}`;
+    label = route.path.includes("*") || methodsOf(route).includes(ANY_METHOD) ? null : `${method} ${route.path}`;
     labels.set(method, label);
   }
   return label ?? undefined;

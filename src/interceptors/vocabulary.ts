@@ -84,14 +84,17 @@ export function splitRoute(route: string): { readonly method: string | undefined
 }
 
 /**
- * A service's route names: its own list ({@link HttpService.routeNames}), else one name per method
- * of each route table row that is not a catch-all (`*` method or a `*rest` path), on every base.
+ * A service's route names: its own list ({@link HttpService.routeNames}), else its endpoints
+ * ({@link HttpService.endpoints}: the access-control service leaves out the rows that only give
+ * the real service's error for a missing id), else one name per method of each route table row
+ * that is not a catch-all (`*` method or a `*rest` path), on every base.
  * @param sim - the simulator, for a service whose routes depend on its state (secrets mounts);
  *   without it, the names at the spec's mount paths only.
  * @example routeNamesOf(runsHttp) // ["GET /workspaces/:workspace_id/configuration-versions", ...]
  */
 export function routeNamesOf(service: HttpService, sim?: Simulator): readonly string[] {
   if (service.routeNames !== undefined) return service.routeNames(sim);
+  if (service.endpoints !== undefined) return service.endpoints();
   const names: string[] = [];
   for (const route of service.routes) {
     const methods = typeof route.method === "string" ? [route.method] : route.method;

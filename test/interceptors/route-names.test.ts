@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createDoubles } from "../../src/scenarios/doubles.js";
 import type { FaultDefinition } from "../../src/scenarios/faults/fault-definition.js";
 import type { JournalFilter } from "../../src/interceptors/journal.js";
+import { endpointsOf } from "../../src/interceptors/router.js";
 import { mountedRoute, operationNamesOf, routeNamesOf, type RouteName } from "../../src/interceptors/vocabulary.js";
 import type { ExpectedRequest } from "../../src/scenarios/journal-matchers.js";
 
@@ -59,6 +60,12 @@ describe("route names: one vocabulary, typed", () => {
     const text = generated();
     if (process.env.UPDATE_ROUTE_NAMES === "1") writeFileSync(FILE, text);
     expect(readFileSync(FILE, "utf8"), "run: UPDATE_ROUTE_NAMES=1 npx vitest run test/interceptors/route-names.test.ts").toBe(text);
+  });
+
+  it("coverage counts endpoints under the same names", () => {
+    for (const mount of createDoubles().handler.mounts) {
+      expect([...endpointsOf(mount.service)].sort(), mount.key).toEqual([...routeNamesOf(mount.service)].sort());
+    }
   });
 
   it("the types take the spec's names and refuse others at compile time", () => {

@@ -90,15 +90,19 @@ function coreEndpoint(route: CoreRoute, operation: Operation): string {
   return `${SPEC_METHOD[operation]} ${route.path}`;
 }
 
-/** The endpoint label of an engine route's operation, its mount written `{type}`: `POST /{ssh}/sign/:role`. */
+/**
+ * The endpoint label of an engine route's operation, at the spec's mount path for its type (the
+ * type's name), whatever path it is mounted at: `POST /ssh/sign/:name`. The route's name at the
+ * spec's path (`RouteName`): coverage counts per engine type.
+ */
 function engineEndpoint(type: string, path: string, operation: Operation): string {
-  return `${SPEC_METHOD[operation]} /{${type}}${path}`;
+  return `${SPEC_METHOD[operation]} /${type}${path}`;
 }
 
 /**
  * Every endpoint of the service, whatever is mounted now: health, each core route's operations,
- * and each engine type's routes with the mount written `{type}` (spec: "Engine paths depend on
- * the mount location").
+ * and each engine type's routes at the spec's mount path for it (`/ssh/...`, `/cloud/...`; spec:
+ * "Engine paths depend on the mount location").
  */
 function secretsEndpoints(pipeline: SecretsPipeline): string[] {
   const labels = [...HEALTH_ENDPOINTS];
