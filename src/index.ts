@@ -22,7 +22,7 @@ export {
   type JournalFilter,
   type JournalOptions,
 } from "./interceptors/journal.js";
-export type { EndpointNote, HttpService, RequestBodyLimit, Route, RouteContext, RouteDoc, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
+export type { EndpointNote, HttpService, NamedRoute, RequestBodyLimit, Route, RouteContext, RouteDoc, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
 export { ANY_METHOD, INTERCEPTED_METHODS, interceptWithNock, type NockInterception, type TransportOptions } from "./interceptors/nock-adapter.js";
 export { interceptWithInterceptors, type Interception } from "./interceptors/transports/interceptors.js";
 export type { UnhandledAction, UnhandledRequestPrint, UnhandledRequestStrategy } from "./interceptors/transports/unhandled.js";
@@ -78,7 +78,6 @@ export {
   type RunsOperation,
   type RunsRoute,
   type SecretsEngineRoute,
-  type SecretsOperation,
   type SecretsRoute,
   type ServiceKey,
   type TemplateOf,

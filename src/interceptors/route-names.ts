@@ -153,10 +153,3 @@ export type AccessControlOperation =
   | "list binding rules"
   | "login"
   | "logout";
-
-/** The secrets service's operations. */
-export type SecretsOperation =
-  | "read"
-  | "list"
-  | "create-or-update"
-  | "delete";

@@ -14,10 +14,11 @@
  */
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { HttpService } from "./http.js";
-import type { AccessControlOperation, AccessControlRoute, RunsOperation, RunsRoute, SecretsOperation, SecretsRoute } from "./route-names.js";
+import type { AccessControlOperation, AccessControlRoute, RunsOperation, RunsRoute, SecretsRoute } from "./route-names.js";
+import type { Operation as SecretsOperation } from "./secrets/request.js";
 import { ANY_METHOD, nearestInCatalog, nearestNames } from "./router.js";
 
-export type { AccessControlOperation, AccessControlRoute, RunsOperation, RunsRoute, SecretsOperation, SecretsRoute } from "./route-names.js";
+export type { AccessControlOperation, AccessControlRoute, RunsOperation, RunsRoute, SecretsRoute } from "./route-names.js";
 
 /** The services' keys, as `createDoubles()` names them (`doubles.runs`, `doubles.accessControl`, `doubles.secrets`). */
 export type ServiceKey = "runs" | "accessControl" | "secrets";
