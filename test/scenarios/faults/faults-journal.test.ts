@@ -4,9 +4,10 @@
  * count a client's retries and the after-test check (`useDoubles()`, `assertNoUnexpectedRequests`)
  * passes. Issue 22 item 2: a secrets fault used to leave the entry without a route (unmatched).
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDoubles, type Doubles } from "../../../src/scenarios/doubles.js";
 import { assertNoUnexpectedRequests, journalMatchers } from "../../../src/scenarios/journal-matchers.js";
+import { useDoubles } from "../../../src/scenarios/vitest-entry.js";
 import { describeEachTransport } from "../../support/transports.js";
 
 expect.extend(journalMatchers);
@@ -86,21 +87,14 @@ describeEachTransport("faults: a faulted request is journalled with its route", 
 
 for (const transport of ["nock", "interceptors"] as const) {
   describe(`useDoubles' after-test check with a secrets fault (via ${transport})`, () => {
-    let doubles: Doubles;
-    beforeEach(() => {
-      doubles = createDoubles({ seed: 5 });
-      doubles.intercept({ transport });
-    });
-    afterEach(async () => {
-      await doubles.close();
-      assertNoUnexpectedRequests(doubles); // what useDoubles() runs after each test
-    });
+    const doubles = useDoubles({ seed: 5, transport });
 
-    it("passes after a faulted secrets request", async () => {
-      doubles.faults.add({ service: "secrets", route: "GET /sys/health", answer: "sealed", times: 1 });
-      expect((await fetch(`${doubles.baseUrls().secrets?.api ?? ""}/sys/health`)).status).toBe(503);
-      expect((await fetch(`${doubles.baseUrls().secrets?.api ?? ""}/sys/health`)).status).toBe(200);
-      expect(doubles).toHaveReceivedTimes("GET /sys/health", 2);
+    it("passes after a faulted secrets request (the check runs in useDoubles' afterEach)", async () => {
+      const d = doubles();
+      d.faults.add({ service: "secrets", route: "GET /sys/health", answer: "sealed", times: 1 });
+      expect((await fetch(`${d.baseUrls().secrets?.api ?? ""}/sys/health`)).status).toBe(503);
+      expect((await fetch(`${d.baseUrls().secrets?.api ?? ""}/sys/health`)).status).toBe(200);
+      expect(d).toHaveReceivedTimes("GET /sys/health", 2);
     });
   });
 }
