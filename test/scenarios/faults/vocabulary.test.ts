@@ -42,6 +42,14 @@ describeEachTransport("one vocabulary", (h) => {
     expect(() => doubles.journal.filter({ route: "PUT /ssh/roles/:name" as never })).toThrow(/no route "PUT \/ssh\/roles\/:name" \(did you mean "POST \/ssh\/roles\/:name"\?\)/);
   });
 
+  it("a secrets fault by operation: the spec's operation names (read, list, create-or-update, delete)", async () => {
+    const { doubles, secrets, root } = await start();
+    doubles.faults.add({ service: "secrets", operation: "list", answer: "internal-error", times: 1 });
+    expect((await fetch(`${secrets}/sys/mounts`, { headers: root })).status).toBe(200); // a read: untouched
+    expect((await fetch(`${secrets}/ssh/roles?list=true`, { headers: root })).status).toBe(500);
+    expect(doubles.journal.last()).toMatchObject({ endpoint: "LIST /ssh/roles", operation: "list", fault: "fault-1", matched: true });
+  });
+
   it("an engine on another mount path: its routes carry that path, in faults, the journal and matchers alike", async () => {
     const { doubles, secrets, root } = await start();
     expect((await fetch(`${secrets}/sys/mounts/ssh-prod`, { method: "POST", headers: root, body: '{"type":"ssh"}' })).status).toBe(204);
