@@ -53,7 +53,7 @@ row({
     const answer = await doubles.handler.handle(miss);
     if (answer.status !== 404 || answer.headers["x-infra-doubles-nearest"] === undefined) throw new Error(`bench: the long miss answered ${answer.status}`);
     return {
-      figure: { label: "GET /v1/ssh/<15 KB>: 404 + nearest", run: () => doubles.handler.handle(miss) },
+      figure: { label: "GET /ssh/<15 KB>: 404 + nearest", run: () => doubles.handler.handle(miss) },
       anchor: { label: "matched GET run", run: () => doubles.handler.handle(request) },
     };
   },
@@ -70,7 +70,7 @@ row({
     const { doubles, request } = await runGet({ journal: { limit: 0 } });
     const { doubles: faulted, request: faultedRequest } = await runGet({ journal: { limit: 0 } });
     for (let i = 0; i < 10; i++) faulted.faults.add({ service: "secrets", answer: "sealed", times: 1 + i });
-    for (let i = 0; i < 10; i++) faulted.faults.add({ service: "runs", route: "POST /api/v2/runs", answer: "rate-limited" });
+    for (let i = 0; i < 10; i++) faulted.faults.add({ service: "runs", route: "POST /runs", answer: "rate-limited" });
     const answer = await faulted.handler.handle(faultedRequest);
     if (answer.status !== 200) throw new Error(`bench: the faulted GET answered ${answer.status}`);
     return {

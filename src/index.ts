@@ -22,7 +22,7 @@ export {
   type JournalFilter,
   type JournalOptions,
 } from "./interceptors/journal.js";
-export type { EndpointNote, HttpService, RequestBodyLimit, Route, RouteContext, RouteDoc, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
+export type { EndpointNote, HttpService, NamedRoute, RequestBodyLimit, Route, RouteContext, RouteDoc, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
 export { ANY_METHOD, INTERCEPTED_METHODS, interceptWithNock, type NockInterception, type TransportOptions } from "./interceptors/nock-adapter.js";
 export { interceptWithInterceptors, type Interception } from "./interceptors/transports/interceptors.js";
 export type { UnhandledAction, UnhandledRequestPrint, UnhandledRequestStrategy } from "./interceptors/transports/unhandled.js";
@@ -65,4 +65,21 @@ export * from "./scenarios/runs/index.js";
 export * as runs from "./simulator/runs/index.js";
 export { FaultSet, type FaultHandle, type FaultView } from "./scenarios/faults/fault-set.js";
 export type { FaultDefinition, FaultTarget, FaultTime } from "./scenarios/faults/fault-definition.js";
+export {
+  mountedRoute,
+  SERVICE_KEYS,
+  type AccessControlOperation,
+  type AccessControlRoute,
+  type MountedRoute,
+  type OperationName,
+  type RouteName,
+  type RoutesOf,
+  type RouteTemplate,
+  type RunsOperation,
+  type RunsRoute,
+  type SecretsEngineRoute,
+  type SecretsRoute,
+  type ServiceKey,
+  type TemplateOf,
+} from "./interceptors/vocabulary.js";
 export { CONNECTION_FAULTS, type ConnectionFault, type FaultAnswer, type FaultAnswerOptions, type FaultPlan, type FaultQuery, type FaultSource } from "./interceptors/faults.js";

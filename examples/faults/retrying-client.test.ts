@@ -39,7 +39,7 @@ describe("a client with retries against a 429 with Retry-After", () => {
     doubles.advance("10s"); // the push is fetched and its run created
     const runId = runs.runsOf(workspace.id)[0]?.id ?? "";
     expect(runId).toMatch(/^run-/);
-    doubles.faults.add({ service: "runs", route: "GET /api/v2/runs/:run_id", answer: "rate-limited", retryAfter: "2s", times: 2 });
+    doubles.faults.add({ service: "runs", route: "GET /runs/:run_id", answer: "rate-limited", retryAfter: "2s", times: 2 });
 
     const response = await fetchWithRetries(`${doubles.baseUrls().runs.api}/runs/${runId}`, { headers: { authorization: `Bearer ${token}` } }, { sleep });
 
@@ -53,7 +53,7 @@ describe("a client with retries against a 429 with Retry-After", () => {
   });
 
   it("gives up after its retries and hands back the last 429", async () => {
-    doubles.faults.add({ service: "secrets", route: "GET /v1/sys/health", answer: "rate-limited" });
+    doubles.faults.add({ service: "secrets", route: "GET /sys/health", answer: "rate-limited" });
     const response = await fetchWithRetries(`${doubles.baseUrls().secrets.api}/sys/health`, {}, { sleep, retries: 2 });
     expect(response.status).toBe(429);
     expect(slept).toEqual([1000, 1000]);

@@ -77,7 +77,7 @@ export interface ClockView {
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
  * | `GET /_sim/journal` | | `{"entries": [{"seq", "at", "epochMs", "durationMs", "service", "method", "url", "route", "operation", "status", "fault", "headers", "requestBody", "responseHeaders", "responseBody", "configurationFiles"?}]}` (service requests only; bodies as `{"text" or "base64", "size", "truncated"}`; credentials in the query, headers and JSON bodies masked as `***` unless `?reveal=true`) |
  * | `DELETE /_sim/journal` | | 204, journal emptied |
- * | `POST /_sim/faults` | a fault, e.g. `{"service": "runs", "route": "POST /api/v2/runs/:run_id/actions/apply", "answer": "rate-limited", "times": 1}` | 201 `{"fault": {"id": "fault-1", ..., "seen": 0, "applied": 0}}`; 400 a bad definition |
+ * | `POST /_sim/faults` | a fault, e.g. `{"service": "runs", "route": "POST /runs/:run_id/actions/apply", "answer": "rate-limited", "times": 1}` | 201 `{"fault": {"id": "fault-1", ..., "seen": 0, "applied": 0}}`; 400 a bad definition |
  * | `GET /_sim/faults` | | `{"faults": [...]}` |
  * | `DELETE /_sim/faults` | | 204, every fault removed |
  * | `DELETE /_sim/faults/:id` | | 204; 404 no such fault |

@@ -49,15 +49,16 @@ export interface FaultAnswer {
 
 /** What the handler tells a fault source about a routed request. */
 export interface FaultQuery {
-  /** The service's name (`runs`, `access-control`, `secrets`). */
+  /** The service's key (`runs`, `accessControl`, `secrets`). */
   readonly service: string;
   readonly request: SimRequest;
   /**
-   * The matched route as the router names it: `METHOD /base-path/pattern`, e.g.
-   * `POST /api/v2/runs/:run_id/actions/apply` (a catch-all service: `GET /v1/*path`).
+   * The request's route as the specs name it: `METHOD /template` without the API prefix, e.g.
+   * `POST /runs/:run_id/actions/apply`, `POST /ssh/creds/:name` (what the journal names it);
+   * absent when the request reaches no route (a catch-all row no route of the service serves).
    */
-  readonly route: string;
-  /** The route's operation name, when its route table names one (e.g. `apply run`). */
+  readonly route?: string;
+  /** The route's operation name, when its service names one (e.g. `apply run`; secrets: `read`). */
   readonly operation?: string;
 }
 

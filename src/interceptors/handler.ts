@@ -8,7 +8,7 @@ import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultPlan, FaultSource } from "./faults.js";
 import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
 import { encodeHeaderValues, headerValuesPrintable } from "./header-values.js";
-import type { EndpointNote, HttpService, Route, ServiceMount, SimRequest, SimResponse } from "./http.js";
+import type { EndpointNote, HttpService, NamedRoute, ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { JournalBody, RequestJournal, type JournalEntry } from "./journal.js";
 import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, mountOf, nearestInCatalog, routeEndpoint } from "./router.js";
 
@@ -81,14 +81,16 @@ export function createHandler(options: HandlerOptions): Handler {
   const journal = options.journal ?? new RequestJournal({ limit: options.journalLimit ?? 1000 });
   const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
 
-  const unjournaled = new Set(mounts.filter((m) => m.service.journaled === false).map((m) => m.service.name));
+  const unjournaled = new Set(mounts.filter((m) => m.service.journaled === false).map((m) => m.key ?? m.service.name));
+  /** Service key -> the service's name (what the coverage observer counts by). */
+  const nameOf = new Map(mounts.map((m) => [m.key ?? m.service.name, m.service.name]));
   const observe = options.observe;
   /**
    * Records one answered request (bodies kept up to the journal's limit, not decoded; the
    * response as the service gave it, before header values are made printable).
    */
   const record = (note: RequestNote, request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown, fault?: string, endpoint?: string): SimResponse => {
-    if (observe !== undefined && service !== undefined) observe(service, endpoint, response.status);
+    if (observe !== undefined && service !== undefined) observe(nameOf.get(service) ?? service, endpoint, response.status);
     if (journal.limit === 0 || (service !== undefined && unjournaled.has(service))) return response;
     const nearest = response.headers[NEAREST_HEADER];
     journal.record({
@@ -98,6 +100,7 @@ export function createHandler(options: HandlerOptions): Handler {
       method: request.method,
       url: request.url.href,
       route: note.route,
+      routeMethod: note.method === request.method ? undefined : note.method,
       operation: note.operation,
       requestHeaders: request.headers,
       requestBody: JournalBody.of(request.body, journal.maxBodyBytes),
@@ -175,15 +178,16 @@ export function createHandler(options: HandlerOptions): Handler {
       });
     }
     const service = result.mount.service;
+    const key = result.mount.key ?? service.name;
     const bodyLimit = service.bodyLimit;
     if (bodyLimit !== undefined && (request.bodyTooLarge === true || request.body.length > bodyLimit.maxBytes)) {
       // Coverage: counted for the endpoint the request was for, when its path and method name one.
       const endpoint = observe === undefined || !isMatch(result) ? undefined : (routeEndpoint(result.route, method) ?? service.endpointOf?.(sim, normalized, result.path));
-      return record(journalNote, normalized, service.name, bodyLimit.tooLarge(normalized), sim.now(), undefined, undefined, endpoint);
+      return record(journalNote, normalized, key, bodyLimit.tooLarge(normalized), sim.now(), undefined, undefined, endpoint);
     }
     if (!isMatch(result)) {
       const miss = service.noRoute(normalized, result.nearest, result.methodMismatch);
-      return record(journalNote, normalized, service.name, annotate(normalized, result.mount, result.path, miss));
+      return record(journalNote, normalized, key, annotate(normalized, result.mount, result.path, miss));
     }
     // A catch-all row (any method) is no endpoint: it names what it matched, if anything, itself.
     if (result.route.method !== ANY_METHOD) {
@@ -194,11 +198,26 @@ export function createHandler(options: HandlerOptions): Handler {
     const note: EndpointNote | undefined = observe === undefined ? undefined : {};
     const endpointOf = (): string | undefined => note?.label ?? (note === undefined ? undefined : routeEndpoint(result.route, method));
     const faults = options.faults;
-    const plan = faults?.active === true ? faults.plan({ service: service.name, request, route: routeLabel(result.mount, result.route, method), ...(result.route.operation === undefined ? {} : { operation: result.route.operation }) }) : undefined;
+    let plan: FaultPlan | undefined;
+    /** A catch-all row's route, named before its handler runs (a fault may answer instead of it). */
+    let named: NamedRoute | undefined;
+    if (faults?.active === true) {
+      // The route in the vocabulary's form (`POST /ssh/creds/:name`): the row's own, or, for a
+      // catch-all row, the one the service names for this request (the handler may never run).
+      if (result.route.method === ANY_METHOD) named = service.routeOf?.(sim, normalized, result.path);
+      const route = named === undefined ? (result.route.method === ANY_METHOD ? undefined : `${method} ${result.route.path}`) : `${named.method} ${named.route}`;
+      const operation = named === undefined ? result.route.operation : named.operation;
+      plan = faults.plan({ service: key, request, ...(route === undefined ? {} : { route }), ...(operation === undefined ? {} : { operation }) });
+    }
+    /** A faulted request is journalled with the route the fault applied to, as its handler would name it. */
+    const nameFaulted = (): void => {
+      if (named !== undefined && journalNote.route === undefined) journalNote.describe(named.route, named.operation, named.method);
+    };
     if (plan !== undefined) {
       await plan.delay?.(request.signal);
       if (!plan.commit && (plan.answer !== undefined || plan.connection !== undefined)) {
-        return record(journalNote, normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, plan.id, endpointOf());
+        nameFaulted();
+        return record(journalNote, normalized, key, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, plan.id, endpointOf());
       }
     }
     const fault = plan?.id;
@@ -213,39 +232,25 @@ export function createHandler(options: HandlerOptions): Handler {
         ...(note === undefined ? {} : { endpoint: note }),
         describe: journalNote.describe,
       });
-      if (plan?.commit === true) return record(journalNote, normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
-      return record(journalNote, normalized, service.name, annotate(normalized, result.mount, result.path, response), sim.now(), undefined, fault, endpointOf());
+      if (plan?.commit === true) {
+        nameFaulted();
+        return record(journalNote, normalized, key, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
+      }
+      return record(journalNote, normalized, key, annotate(normalized, result.mount, result.path, response), sim.now(), undefined, fault, endpointOf());
     } catch (error) {
       if (isDomainError(error)) {
         // A commit-then-fail fault whose request failed anyway: nothing was kept; the client still
         // sees the fault (as it would had the connection dropped after the failure).
-        if (plan?.commit === true) return record(journalNote, normalized, service.name, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
-        return record(journalNote, normalized, service.name, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)), sim.now(), undefined, fault, endpointOf());
+        if (plan?.commit === true) {
+          nameFaulted();
+          return record(journalNote, normalized, key, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
+        }
+        return record(journalNote, normalized, key, annotate(normalized, result.mount, result.path, service.errorResponse(error, normalized)), sim.now(), undefined, fault, endpointOf());
       }
-      return record(journalNote, normalized, service.name, bugResponse(error), sim.now(), error, fault, endpointOf());
+      return record(journalNote, normalized, key, bugResponse(error), sim.now(), error, fault, endpointOf());
     }
   }
 }
-
-/**
- * The matched route as the router names it (the label the nearest-routes header uses):
- * `METHOD /base-path/pattern`, e.g. `POST /api/v2/runs/:run_id/actions/apply`.
- * @example routeLabel(mount, { method: "POST", path: "/runs", handler }, "POST") // "POST /api/v2/runs"
- */
-export function routeLabel(mount: ServiceMount, route: Route, method: string): string {
-  let paths = labelPaths.get(mount);
-  if (paths === undefined) labelPaths.set(mount, (paths = new WeakMap()));
-  let path = paths.get(route);
-  if (path === undefined) {
-    const base = mount.bases[route.base ?? "api"] ?? "http://x";
-    path = `${new URL(base).pathname.replace(/\/+$/, "")}${route.path}`;
-    paths.set(route, path);
-  }
-  return `${method} ${path}`;
-}
-
-/** `/base-path/pattern` of each route on each mount (parsing the base for every request cost a URL parse). */
-const labelPaths = new WeakMap<ServiceMount, WeakMap<Route, string>>();
 
 /** The answer a fault gives instead of the route's: the service's own error answer, or a dropped connection. */
 async function faultResponse(plan: FaultPlan, service: HttpService, request: SimRequest, sim: Simulator): Promise<SimResponse> {
@@ -273,13 +278,16 @@ function finalize(response: SimResponse): SimResponse {
 class RequestNote {
   route: string | undefined = undefined;
   operation: string | undefined = undefined;
+  /** The method the route's name carries, when not the one sent (see {@link RouteContext.describe}). */
+  method: string | undefined = undefined;
 
   constructor(readonly startedAt: number) {}
 
   /** {@link RouteContext.describe}: a route that dispatches further names what it matched. */
-  readonly describe = (route: string, operation?: string): void => {
+  readonly describe = (route: string, operation?: string, method?: string): void => {
     this.route = route;
     if (operation !== undefined) this.operation = operation;
+    this.method = method;
   };
 }
 

@@ -34,16 +34,28 @@ export interface RouteContext {
   readonly path: string;
   /**
    * Where a route that dispatches further (the secrets service's catch-all) names the endpoint it
-   * reached, as in its {@link HttpService.endpoints} (e.g. `POST /{ssh}/sign/:role`), for coverage.
+   * reached, as in its {@link HttpService.endpoints} (e.g. `POST /ssh/sign/:name`), for coverage.
    * Absent when nothing observes.
    */
   readonly endpoint?: EndpointNote;
   /**
    * For a route that dispatches further (the secrets service's catch-all): names the route template
    * (relative to the base, e.g. `/sys/mounts/*path`) and operation it matched, for the journal.
+   * `method` is the method the route's name carries when it is not the one sent (the secrets
+   * service names a `PUT` write `POST /...` and a `GET ?list=true` `LIST /...`, as its spec does).
    * Absent when the route is called outside a handler.
    */
-  readonly describe?: (route: string, operation?: string) => void;
+  readonly describe?: (route: string, operation?: string, method?: string) => void;
+}
+
+/** The route a request is for, as the journal names it (see {@link HttpService.routeOf}). */
+export interface NamedRoute {
+  /** The template relative to the base (`/ssh/creds/:name`). */
+  readonly route: string;
+  /** The operation (`create-or-update`). */
+  readonly operation?: string;
+  /** The method the route's name carries (`POST` for a `PUT` write). */
+  readonly method: string;
 }
 
 /** The endpoint a request reached, named by the route that answered it (for coverage). */
@@ -111,8 +123,8 @@ export interface HttpService {
   catalog?(sim: Simulator): readonly string[];
   /**
    * Every endpoint of the service as `METHOD /path` labels, the universe endpoint coverage counts
-   * against (default: the route table's rows, see `endpointsOf`). A label may start with `<base>`
-   * for a base other than `api` (`GET <archive>/object/:token`).
+   * against (default: the route table's rows, see `endpointsOf`): route names as the specs write
+   * them (`GET /runs/:run_id`; a row of another base by its own template, `PUT /v1/object/:token`).
    */
   endpoints?(): readonly string[];
   /**
@@ -122,6 +134,22 @@ export interface HttpService {
    * (a body over {@link HttpService.bodyLimit}).
    */
   endpointOf?(sim: Simulator, request: SimRequest, path: string): string | undefined;
+  /**
+   * For a service that routes inside a catch-all row: its route names as the specs write them
+   * (`METHOD /template`, no API prefix; see `vocabulary.ts`), for checking the routes faults,
+   * journal filters and matchers name. Without `sim`, the names at the spec's own mount paths;
+   * with it, also those of what is mounted now. Default: the route table's rows.
+   */
+  routeNames?(sim?: Simulator): readonly string[];
+  /** The operation names the service's routes carry, when its route table does not name them. */
+  readonly operationNames?: readonly string[];
+  /**
+   * For a service that routes inside a catch-all row: the route a request is for, from its method
+   * and path relative to the base (no token, node state or body read): what its routes would
+   * {@link RouteContext.describe}. The handler asks it when a fault may answer instead of the
+   * routes, so a faulted request is journalled with its route and a fault can name one.
+   */
+  routeOf?(sim: Simulator, request: SimRequest, path: string): NamedRoute | undefined;
   /**
    * `false` keeps this service's requests out of the journal (the `/_sim/` control API: polling
    * the journal must not fill it). Default `true`.
@@ -143,6 +171,11 @@ export interface HttpService {
  */
 export interface ServiceMount {
   readonly service: HttpService;
+  /**
+   * The service's key in the doubles (`runs`, `accessControl`, `secrets`): what the journal and
+   * faults call it (default: {@link HttpService.name}).
+   */
+  readonly key?: string;
   readonly bases: Readonly<Record<string, string>>;
 }
 

@@ -12,6 +12,7 @@ import { inspect } from "node:util";
 import { toEpochMs, type Instant } from "../simulator/kernel/clock.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { isoMillis } from "../simulator/kernel/time.js";
+import { nearestName, splitRoute, type MountedRoute, type OperationName, type RouteName, type RouteTemplate, type ServiceKey, type Vocabulary } from "./vocabulary.js";
 
 /** Entries kept by default (the oldest go first beyond it). */
 export const DEFAULT_JOURNAL_LIMIT = 1000;
@@ -212,6 +213,8 @@ export interface JournalRecord {
   readonly method: string;
   readonly url: string;
   readonly route: string | undefined;
+  /** The method the route's name carries when it is not the one sent (secrets: `POST` for a `PUT`). */
+  readonly routeMethod?: string | undefined;
   readonly operation: string | undefined;
   readonly requestHeaders: Readonly<Record<string, string>>;
   readonly requestBody: JournalBody;
@@ -241,15 +244,17 @@ export class JournalEntry {
    * meanwhile (a latency fault); real time under the system and fake-timers clocks.
    */
   readonly durationMs: number;
-  /** The service that answered (`runs`, `accessControl`'s `access-control`, `secrets`, ...); `undefined` when no service is mounted at the URL. */
+  /** The key of the service that answered (`runs`, `accessControl`, `secrets`); `undefined` when no service is mounted at the URL. */
   readonly service: string | undefined;
   /** The method as sent (`GET`, `LIST`, `patch`). */
   readonly method: string;
   /** The full URL as sent. */
   readonly url: string;
   /**
-   * The matched route template relative to the service's base (`/runs/:run_id/actions/apply`,
-   * `/sys/mounts/:path`, `/acl/token/:AccessorID`); `undefined` when no route matched.
+   * The matched route template relative to the service's base, without the API prefix
+   * (`/runs/:run_id/actions/apply`, `/sys/mounts/*path`, `/acl/token/:AccessorID`,
+   * `/ssh/creds/:name`; a secrets engine on another mount path: that path, `/ssh-prod/creds/:name`);
+   * `undefined` when no route matched.
    */
   readonly route: string | undefined;
   /** The operation's name (`apply run`, `create token`, `read`); `undefined` when none is known. */
@@ -280,8 +285,12 @@ export class JournalEntry {
    */
   readonly configurationFiles?: readonly string[];
 
+  /** The method {@link JournalEntry.endpoint} carries, when not the one sent. */
+  readonly #routeMethod: string | undefined;
+
   /** @internal Entries are made by the journal (`RequestJournal`), never by users. */
   constructor(seq: number, record: JournalRecord) {
+    this.#routeMethod = record.routeMethod;
     this.seq = seq;
     this.at = record.at;
     this.durationMs = Math.max(0, record.at - record.startedAt);
@@ -306,9 +315,14 @@ export class JournalEntry {
     return this.route !== undefined && this.nearest === undefined;
   }
 
-  /** `METHOD /template` of the matched route (`POST /runs/:run_id/actions/apply`), or `undefined`. */
+  /**
+   * The matched route's name as the specs write it, `METHOD /template` (`POST /runs/:run_id/actions/apply`,
+   * `POST /ssh/creds/:name`), or `undefined`. The method is the one sent, except where the spec
+   * names the route with another: the secrets service's `POST` for a `PUT` write, `LIST` for a
+   * `GET ?list=true`.
+   */
   get endpoint(): string | undefined {
-    return this.route === undefined ? undefined : `${this.method} ${this.route}`;
+    return this.route === undefined ? undefined : `${this.#routeMethod ?? this.method} ${this.route}`;
   }
 
   /** The request body parsed as JSON (`undefined` when empty, cut or not JSON). */
@@ -326,17 +340,23 @@ export class JournalEntry {
   }
 }
 
-/** Which entries {@link RequestJournal.filter} keeps; every given field must match. */
+/**
+ * Which entries {@link RequestJournal.filter} keeps; every given field must match. A service,
+ * route or operation that the doubles do not have is refused (a `UsageError` naming the nearest
+ * valid one), never a filter that silently matches nothing.
+ */
 export interface JournalFilter {
-  /** Service name (`runs`, `secrets`, `access-control`). */
-  readonly service?: string;
+  /** Service key: `runs`, `accessControl` or `secrets`. */
+  readonly service?: ServiceKey;
   /**
-   * Route template, with or without the method: `/runs/:run_id` or `POST /runs/:run_id/actions/apply`
-   * (compared with {@link JournalEntry.route}).
+   * Route as the specs write it, with or without the method: `POST /runs/:run_id/actions/apply`
+   * (compared with {@link JournalEntry.endpoint}) or `/runs/:run_id` (with
+   * {@link JournalEntry.route}). No API prefix (`/api/v2`, `/v1`); a secrets engine route on
+   * another mount path: {@link mountedRoute}.
    */
-  readonly route?: string;
-  /** Operation name (`apply run`). */
-  readonly operation?: string;
+  readonly route?: RouteName | RouteTemplate | MountedRoute;
+  /** Operation name (`apply run`; secrets: `read`, `list`, `create-or-update`, `delete`). */
+  readonly operation?: OperationName;
   /** Method, compared as sent (case-sensitive, as the services compare it). */
   readonly method?: string;
   /** Status: a number, a class such as `"4xx"`, or a predicate. */
@@ -376,6 +396,8 @@ export class RequestJournal implements Iterable<JournalEntry> {
   /** Index of the oldest entry in `ring` once it is full. */
   private head = 0;
   private seq = 0;
+  /** The names filters are checked against (set by the doubles; none: not checked). */
+  private vocabulary: Vocabulary | undefined;
 
   /**
    * @throws {UsageError} for a limit that is not a non-negative integer.
@@ -383,6 +405,21 @@ export class RequestJournal implements Iterable<JournalEntry> {
   constructor(options: JournalOptions = {}) {
     this.limit = checkCount("journal.limit", options.limit ?? DEFAULT_JOURNAL_LIMIT);
     this.maxBodyBytes = checkCount("journal.maxBodyBytes", options.maxBodyBytes ?? DEFAULT_JOURNAL_BODY_BYTES);
+  }
+
+  /** @internal The doubles hand their journal the names its filters may use. */
+  useVocabulary(vocabulary: Vocabulary): void {
+    this.vocabulary = vocabulary;
+  }
+
+  /**
+   * The predicate of a {@link JournalFilter}, its service, route and operation checked against
+   * the doubles' names.
+   * @throws {UsageError} for an unknown field, service, route or operation, a bad status class or
+   *   a bad instant.
+   */
+  matcher(filter: JournalFilter): (entry: JournalEntry) => boolean {
+    return matcherOf(filter, this.vocabulary, () => this.entries);
   }
 
   /** @internal Appends one entry (dropping the oldest beyond the limit); the transports record, users read. */
@@ -425,7 +462,7 @@ export class RequestJournal implements Iterable<JournalEntry> {
    * @example doubles.journal.filter({ service: "runs", method: "POST", status: "2xx" })
    */
   filter(filter: JournalFilter = {}): JournalEntry[] {
-    return this.entries.filter(matcherOf(filter));
+    return this.entries.filter(this.matcher(filter));
   }
 
   /** How many entries match `filter`. */
@@ -459,20 +496,27 @@ const FILTER_KEYS = new Set(["service", "route", "operation", "method", "status"
 
 /**
  * The predicate of a {@link JournalFilter}.
- * @throws {UsageError} for an unknown field, a bad status class or a bad instant.
+ * @param vocabulary - the names `service`, `route` and `operation` are checked against (none: not
+ *   checked); a route or operation some entry of `entries` carries passes too (a mount since
+ *   removed).
+ * @throws {UsageError} for an unknown field, service, route or operation, a bad status class or a
+ *   bad instant.
  */
-export function matcherOf(filter: JournalFilter): (entry: JournalEntry) => boolean {
+export function matcherOf(filter: JournalFilter, vocabulary?: Vocabulary, entries?: () => readonly JournalEntry[]): (entry: JournalEntry) => boolean {
   for (const key of Object.keys(filter)) {
-    if (!FILTER_KEYS.has(key)) throw new UsageError(`journal filter: unknown field "${key}" (fields: ${[...FILTER_KEYS].join(", ")})`);
+    if (!FILTER_KEYS.has(key)) {
+      const near = nearestName(key, [...FILTER_KEYS]);
+      throw new UsageError(`journal filter: unknown field "${key}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; fields: ${[...FILTER_KEYS].join(", ")}`);
+    }
   }
   const tests: ((entry: JournalEntry) => boolean)[] = [];
   const { service, route, operation, method, status, since, until, matched, fault } = filter;
+  if (vocabulary !== undefined) checkNames(filter, vocabulary, entries);
   if (service !== undefined) tests.push((e) => e.service === service);
   if (route !== undefined) {
-    const space = route.indexOf(" ");
-    const routeMethod = space > 0 ? route.slice(0, space) : undefined;
-    const template = (space > 0 ? route.slice(space + 1) : route).trim();
-    tests.push((e) => e.route === template && (routeMethod === undefined || e.method === routeMethod));
+    const { method: routeMethod, template } = splitRoute(route);
+    const name = routeMethod === undefined ? undefined : `${routeMethod} ${template}`;
+    tests.push(name === undefined ? (e) => e.route === template : (e) => e.endpoint === name);
   }
   if (operation !== undefined) tests.push((e) => e.operation === operation);
   if (method !== undefined) tests.push((e) => e.method === method);
@@ -488,6 +532,29 @@ export function matcherOf(filter: JournalFilter): (entry: JournalEntry) => boole
   if (matched !== undefined) tests.push((e) => e.matched === matched);
   if (fault !== undefined) tests.push((e) => e.fault === fault);
   return (entry) => tests.every((test) => test(entry));
+}
+
+/** Refuses a service, route or operation the doubles do not have, naming the nearest valid one. */
+function checkNames(filter: JournalFilter, vocabulary: Vocabulary, entries: (() => readonly JournalEntry[]) | undefined): void {
+  const { service, route, operation } = filter;
+  for (const [field, value] of [["service", service], ["route", route], ["operation", operation]] as const) {
+    if (value !== undefined && typeof value !== "string") throw new UsageError(`journal filter: "${field}" must be a string, not ${JSON.stringify(value)}`);
+  }
+  if (service !== undefined) {
+    const problem = vocabulary.checkService(service);
+    if (problem !== undefined) throw new UsageError(`journal filter: ${problem}`);
+  }
+  const key = service !== undefined ? service : undefined;
+  if (route !== undefined) {
+    const { method, template } = splitRoute(route);
+    const seen = (): boolean => (entries?.() ?? []).some((e) => (method === undefined ? e.route === template : e.endpoint === `${method} ${template}`));
+    const problem = vocabulary.checkRoute(method === undefined ? template : `${method} ${template}`, key);
+    if (problem !== undefined && !seen()) throw new UsageError(`journal filter: ${key === undefined ? "" : `the ${key} service has `}${problem}`);
+  }
+  if (operation !== undefined) {
+    const problem = vocabulary.checkOperation(operation, key);
+    if (problem !== undefined && !(entries?.() ?? []).some((e) => e.operation === operation)) throw new UsageError(`journal filter: ${key === undefined ? "" : `the ${key} service has `}${problem}`);
+  }
 }
 
 function statusTest(status: NonNullable<JournalFilter["status"]>): (entry: JournalEntry) => boolean {

@@ -175,6 +175,19 @@ export function nearestInCatalog(catalog: readonly string[], method: string, pat
 }
 
 /**
+ * The (at most) `limit` names of `names` closest to `name` by edit distance (`name` cut to
+ * {@link NEAREST_MAX_TARGET_LENGTH} characters): for names that are not routes (service keys,
+ * operations, fields).
+ * @example nearestNames(["apply run", "show run"], "aply run") // ["apply run", "show run"]
+ */
+export function nearestNames(names: readonly string[], name: string, limit = 3): string[] {
+  const target = name.slice(0, NEAREST_MAX_TARGET_LENGTH);
+  const scored = names.map((label) => ({ label, score: distance(target, label) }));
+  scored.sort((a, b) => a.score - b.score || a.label.localeCompare(b.label));
+  return [...new Set(scored.map((s) => s.label))].slice(0, limit);
+}
+
+/**
  * A service's catalog: its own, or its route table without catch-all rows.
  * @example catalogOf(runsHttp, sim) // ["GET /runs/:run_id", "POST /runs", ...]
  */
@@ -316,8 +329,8 @@ function safeDecode(segment: string): string {
 }
 
 /**
- * The endpoint label of a route table row answering `method`: `METHOD /path`, with `<base>`
- * before the path for a base other than `api`; `undefined` for catch-all rows (`*` method or a
+ * The endpoint label of a route table row answering `method`: its route name, `METHOD /path`
+ * relative to its base (as the vocabulary names it, whatever the base); `undefined` for catch-all rows (`*` method or a
  * `*rest` path), which name no endpoint of their own.
  * @example routeEndpoint({ method: "GET", path: "/runs/:run_id", handler }, "GET") // "GET /runs/:run_id"
  */
@@ -326,8 +339,7 @@ export function routeEndpoint(route: Route, method: string): string | undefined 
   if (labels === undefined) endpointLabels.set(route, (labels = new Map()));
   let label = labels.get(method);
   if (label === undefined) {
-    const base = route.base ?? "api";
-    label = route.path.includes("*") || methodsOf(route).includes(ANY_METHOD) ? null : `${method} ${base === "api" ? "" : `<${base}>`}${route.path}`;
+    label = route.path.includes("*") || methodsOf(route).includes(ANY_METHOD) ? null : `${method} ${route.path}`;
     labels.set(method, label);
   }
   return label ?? undefined;

@@ -25,6 +25,7 @@ import { Simulator, type SimulatorSnapshot } from "../simulator/kernel/simulator
 import { FaultSet } from "./faults/fault-set.js";
 import type { FaultDefinition, FaultTarget } from "./faults/fault-definition.js";
 import { CoverageCollector } from "./coverage/collector.js";
+import { routeNamesOf, Vocabulary } from "../interceptors/vocabulary.js";
 import type { CoverageReport } from "./coverage/report.js";
 import { currentTestFileSource, flushCoverage, registerCoverage } from "./coverage/sink.js";
 import { checkDoublesOptions } from "./options.js";
@@ -253,6 +254,8 @@ export class DoublesCore {
    */
   readonly faults: FaultSet;
   private readonly collector: CoverageCollector | undefined;
+  /** The service keys, route names and operations faults and journal filters are checked against. */
+  private readonly vocabulary: Vocabulary;
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     checkDoublesOptions(options, plugins);
@@ -267,6 +270,8 @@ export class DoublesCore {
       services: plugins.map((p) => p.definition),
     });
     this.faults = new FaultSet(this.sim, () => this.faultTargets());
+    this.vocabulary = new Vocabulary(() => this.faultTargets().map((t) => ({ key: t.key, http: t.http, prefixes: Object.values(t.basePaths).flat() })), this.sim);
+    this.requestJournal.useVocabulary(this.vocabulary);
     if (options.coverage !== false) {
       const testFile = currentTestFileSource();
       this.collector = new CoverageCollector(this.sim, plugins, testFile === undefined ? {} : { testFile });
@@ -285,7 +290,7 @@ export class DoublesCore {
           basePaths[name] = [...new Set([...(basePaths[name] ?? []), path])];
         }
       }
-      return { key: plugin.key, http: plugin.http, basePaths };
+      return { key: plugin.key, http: plugin.http, basePaths, routeNames: () => routeNamesOf(plugin.http, this.sim) };
     });
   }
 
@@ -427,7 +432,7 @@ export class DoublesCore {
   get handler(): Handler {
     this.nockHandler ??= createHandler({
       sim: this.sim,
-      mounts: this.plugins.map((p) => ({ service: p.http, bases: this.baseUrls()[p.key] ?? {} })),
+      mounts: this.plugins.map((p) => ({ service: p.http, key: p.key, bases: this.baseUrls()[p.key] ?? {} })),
       journal: this.requestJournal,
       faults: this.faults,
       ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
@@ -446,7 +451,7 @@ export class DoublesCore {
   handlerFor(origin: string, keys?: readonly string[]): Handler {
     const base = origin.replace(/\/+$/, "");
     const served = keys === undefined ? this.plugins : this.plugins.filter((p) => keys.includes(p.key));
-    const mounts: ServiceMount[] = served.map((p) => ({ service: p.http, bases: p.serverBases(base) }));
+    const mounts: ServiceMount[] = served.map((p) => ({ service: p.http, key: p.key, bases: p.serverBases(base) }));
     const extra = this.options.serverOnly?.(this) ?? [];
     const holder: { handler?: Handler } = {};
     const plugins: PluginControlRoutes[] = [];

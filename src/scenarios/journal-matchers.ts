@@ -8,14 +8,16 @@
  * `expect.extend(journalMatchers)` (docs/guides/run-tests-concurrently.md).
  */
 import { UsageError } from "../simulator/kernel/errors.js";
-import { formatJournal, matcherOf, RequestJournal, type JournalEntry, type JournalFilter } from "../interceptors/journal.js";
+import { formatJournal, RequestJournal, type JournalEntry, type JournalFilter } from "../interceptors/journal.js";
+import type { MountedRoute, OperationName, RouteName, RouteTemplate } from "../interceptors/vocabulary.js";
 
 /**
- * What a journal assertion names: a route (`"POST /runs/:run_id/actions/apply"`, or a template
- * without its method, `"/runs/:run_id"`), an operation name (`"apply run"`), or a
- * {@link JournalFilter}.
+ * What a journal assertion names: a route as the specs write it (`"POST /runs/:run_id/actions/apply"`,
+ * `"POST /ssh/creds/:name"`, no API prefix; or a template without its method, `"/runs/:run_id"`),
+ * an operation name (`"apply run"`), or a {@link JournalFilter}. A route, service or operation the
+ * doubles do not have is refused (a `UsageError` naming the nearest valid one), never counted 0.
  */
-export type ExpectedRequest = string | JournalFilter;
+export type ExpectedRequest = RouteName | RouteTemplate | MountedRoute | OperationName | JournalFilter;
 
 /** A request to a host no doubles own that no one answered (see `onUnhandledRequest`). */
 export interface UnhandledRequest {
@@ -92,7 +94,7 @@ function journalOf(received: unknown): { journal: RequestJournal; unhandled: rea
  */
 export function filterOf(expected: ExpectedRequest): JournalFilter {
   if (typeof expected !== "string") return expected;
-  return expected.startsWith("/") || /^\S+ \//.test(expected) ? { route: expected } : { operation: expected };
+  return expected.startsWith("/") || /^\S+ \//.test(expected) ? { route: expected as JournalFilter["route"] } : { operation: expected as OperationName };
 }
 
 function describeExpected(expected: ExpectedRequest): string {
@@ -171,7 +173,8 @@ function inOrderRelated(sequence: readonly ExpectedRequest[], tests: readonly ((
   const missing = found.length;
   const missingTest = tests[missing] ?? (() => false);
   let forMissing = entries.filter(missingTest);
-  if (forMissing.length === 0) forMissing = near(entries, filterOf(sequence[missing] ?? ""));
+  const step = sequence[missing];
+  if (forMissing.length === 0 && step !== undefined) forMissing = near(entries, filterOf(step));
   const later = entries.filter((entry) => tests.some((test, i) => i > missing && test(entry)));
   const earlier = entries.filter((entry) => tests.some((test, i) => i < missing && test(entry)));
   const last = found.at(-1)?.seq ?? 0;
@@ -242,7 +245,7 @@ export const journalMatchers = {
     if (!Array.isArray(sequence) || sequence.length === 0) throw new UsageError("toHaveReceivedInOrder: give a non-empty array of routes, operations or filters");
     const { journal } = journalOf(source);
     const entries = journal.entries;
-    const tests = sequence.map((expected) => matcherOf(filterOf(expected)));
+    const tests = sequence.map((expected) => journal.matcher(filterOf(expected)));
     const found: JournalEntry[] = [];
     for (const entry of entries) {
       const test = tests[found.length];

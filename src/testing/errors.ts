@@ -4,8 +4,10 @@
  * out of a real response, so a test compares the two with one `toEqual`.
  */
 
-/** The three services, by their `doubles.baseUrls()` keys. */
-export type ServiceKey = "runs" | "accessControl" | "secrets";
+import type { ServiceKey } from "../interceptors/vocabulary.js";
+
+/** The three services, by their `doubles.baseUrls()` keys (the one vocabulary's {@link ServiceKey}). */
+export type { ServiceKey };
 
 /**
  * An error a service answers.

@@ -25,10 +25,10 @@ const jsonPost = (url: string, body: unknown, headers: Record<string, string> = 
 describe("/_sim/faults", () => {
   it("adds a fault that the service then applies, lists it with its counts, removes it", async () => {
     const { server, d } = await serve();
-    const added = await jsonPost(`${server.url}/_sim/faults`, { service: "secrets", route: "GET /v1/sys/health", answer: "sealed", times: 1, until: "1m" });
+    const added = await jsonPost(`${server.url}/_sim/faults`, { service: "secrets", route: "GET /sys/health", answer: "sealed", times: 1, until: "1m" });
     expect(added.status).toBe(201);
     expect(await added.json()).toEqual({
-      fault: { id: "fault-1", service: "secrets", route: "GET /v1/sys/health", answer: "sealed", times: 1, until: "2024-01-01T00:01:00.000Z", seen: 0, applied: 0, exhausted: false },
+      fault: { id: "fault-1", service: "secrets", route: "GET /sys/health", answer: "sealed", times: 1, until: "2024-01-01T00:01:00.000Z", seen: 0, applied: 0, exhausted: false },
     });
     expect((await fetch(`${server.url}/v1/sys/health`)).status).toBe(503);
     expect((await fetch(`${server.url}/v1/sys/health`)).status).toBe(200);

@@ -6,7 +6,7 @@
  *
  * Spec: secrets.md "Endpoints", "Authentication"; FIDELITY.md "Secrets".
  */
-import { json, type HttpService, type RouteContext, type SimResponse } from "../http.js";
+import { json, type HttpService, type NamedRoute, type RouteContext, type SimResponse } from "../http.js";
 import { ANY_METHOD, matchPath } from "../router.js";
 import type { OperationContext, ReadContext, Simulator } from "../../simulator/kernel/simulator.js";
 import type { Capability, Caller } from "../../simulator/secrets/engine.js";
@@ -64,6 +64,9 @@ export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService
     catalog: (sim) => secretsCatalog(pipeline, sim),
     endpoints: () => secretsEndpoints(pipeline),
     endpointOf: (sim, request, path) => endpointBeforePipeline(pipeline, sim, request, path),
+    routeNames: (sim) => secretsRouteNames(pipeline, sim),
+    operationNames: Object.keys(SPEC_METHOD),
+    routeOf: (sim, request, path) => routeBeforePipeline(pipeline, sim, request, path),
     bodyLimit: SECRETS_BODY_LIMIT,
   };
 }
@@ -87,15 +90,19 @@ function coreEndpoint(route: CoreRoute, operation: Operation): string {
   return `${SPEC_METHOD[operation]} ${route.path}`;
 }
 
-/** The endpoint label of an engine route's operation, its mount written `{type}`: `POST /{ssh}/sign/:role`. */
+/**
+ * The endpoint label of an engine route's operation, at the spec's mount path for its type (the
+ * type's name), whatever path it is mounted at: `POST /ssh/sign/:name`. The route's name at the
+ * spec's path (`RouteName`): coverage counts per engine type.
+ */
 function engineEndpoint(type: string, path: string, operation: Operation): string {
-  return `${SPEC_METHOD[operation]} /{${type}}${path}`;
+  return `${SPEC_METHOD[operation]} /${type}${path}`;
 }
 
 /**
  * Every endpoint of the service, whatever is mounted now: health, each core route's operations,
- * and each engine type's routes with the mount written `{type}` (spec: "Engine paths depend on
- * the mount location").
+ * and each engine type's routes at the spec's mount path for it (`/ssh/...`, `/cloud/...`; spec:
+ * "Engine paths depend on the mount location").
  */
 function secretsEndpoints(pipeline: SecretsPipeline): string[] {
   const labels = [...HEALTH_ENDPOINTS];
@@ -104,6 +111,53 @@ function secretsEndpoints(pipeline: SecretsPipeline): string[] {
     for (const route of http.routes) for (const operation of route.operations) labels.push(engineEndpoint(type, route.path, operation));
   }
   return [...new Set(labels)];
+}
+
+/**
+ * The service's route names, as its spec writes them (the vocabulary faults, journal filters and
+ * matchers check against): health, each core route's operations, and each engine type's routes at
+ * the spec's mount path for it (`/ssh/...`, `/cloud/...`: the type's name); with `sim`, also each
+ * engine route under every path something is mounted at now (`/ssh-prod/creds/:name`), as the
+ * journal names requests to it. Methods are the spec's: `POST` stands for POST and PUT, `LIST`
+ * for LIST and `GET ?list=true`.
+ */
+function secretsRouteNames(pipeline: SecretsPipeline, sim: Simulator | undefined): string[] {
+  const names = [...HEALTH_ENDPOINTS];
+  for (const route of pipeline.coreRoutes) for (const operation of route.operations) names.push(coreEndpoint(route, operation));
+  const mounts: { path: string; type: string }[] = Object.keys(pipeline.engineHttp).map((type) => ({ path: type, type }));
+  if (sim !== undefined) mounts.push(...sim.read<SecretsState, { path: string; type: string }[]>(SECRETS, (ctx) => Object.values(ctx.state.mounts).map((m) => ({ path: m.path, type: m.type }))));
+  for (const mount of mounts) {
+    for (const route of pipeline.engineHttp[mount.type]?.routes ?? []) for (const operation of route.operations) names.push(`${SPEC_METHOD[operation]} /${mount.path}${route.path}`);
+  }
+  return [...new Set(names)];
+}
+
+/**
+ * The route a request is for, as the pipeline would describe it (from its method and path alone:
+ * no token, node state or body read), or undefined when its method or path names none: what
+ * {@link HttpService.routeOf} asks of the secrets service.
+ */
+function routeBeforePipeline(pipeline: SecretsPipeline, sim: Simulator, request: RouteContext["request"], routePath: string): NamedRoute | undefined {
+  const rawPath = decodePath(routePath).replace(/^\/+/, "");
+  const resolved = sim.read<SecretsState, ReturnType<typeof resolveNamespace>>(SECRETS, (ctx) => resolveNamespace(ctx.state, requestNamespace(request), rawPath));
+  if (resolved === undefined) return undefined;
+  const { namespace, path } = resolved;
+  if (path.replace(/\/+$/, "") === "sys/health") return { route: "/sys/health", operation: "read", method: request.method };
+  let operation: Operation;
+  try {
+    operation = operationOf(request);
+  } catch {
+    return undefined;
+  }
+  const encoded = reencodePath(`/${path}`);
+  for (const route of pipeline.coreRoutes) {
+    if (route.operations.includes(operation) && matchPath(route.path, encoded) !== undefined) return { route: route.path, operation, method: SPEC_METHOD[operation] };
+  }
+  const mounted = sim.read<SecretsState, ReturnType<typeof findMount>>(SECRETS, (ctx) => findMount(ctx.state, namespace + path));
+  if (mounted === undefined) return undefined;
+  const rest = reencodePath(mounted.rest);
+  const engineRoute = pipeline.engineHttp[mounted.mount.type]?.routes.find((r) => r.operations.includes(operation) && matchPath(r.path, rest) !== undefined);
+  return engineRoute === undefined ? undefined : { route: `/${mounted.mount.path}${engineRoute.path}`, operation, method: SPEC_METHOD[operation] };
 }
 
 /**
@@ -167,7 +221,7 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
   const { namespace, path } = resolved;
   if (path.replace(/\/+$/, "") === "sys/health") {
     if (route.endpoint && (request.method === "GET" || request.method === "HEAD")) route.endpoint.label = `${request.method} /sys/health`;
-    route.describe?.("/sys/health", "read");
+    route.describe?.("/sys/health", "read", request.method);
     return healthResponse(sim, request, namespace);
   }
 
@@ -349,7 +403,7 @@ function runCoreRoute(
   const { sim, request } = route;
   const core = match.route;
   if (route.endpoint) route.endpoint.label = coreEndpoint(core, operation);
-  route.describe?.(core.path, operation);
+  route.describe?.(core.path, operation, SPEC_METHOD[operation]);
   const label = `${request.method} ${path}`;
   if (core.rootNamespaceOnly && namespace !== "") {
     throw secretsError("not_found", label, "unsupported path", { status: 404 });
@@ -383,7 +437,7 @@ function runEngineRoute<M>(
 ): SimResponse {
   const { sim, request } = route;
   const engineRoute = match.route;
-  route.describe?.(`/${mountPath}${engineRoute.path}`, operation);
+  route.describe?.(`/${mountPath}${engineRoute.path}`, operation, SPEC_METHOD[operation]);
   const label = `${request.method} ${path}`;
   const caller = authenticate(sim, route, namespace, engineRoute.unauthenticated === true, label);
   const ctx: EngineRouteContext<M> = {

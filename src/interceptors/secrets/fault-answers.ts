@@ -42,14 +42,14 @@ export const SECRETS_FAULT_ANSWERS: Readonly<Record<string, FaultAnswer>> = Obje
   standby: {
     status: 429,
     description: "sys/health on an unsealed standby node (429 unless standbyok)",
-    where: "GET or HEAD /v1/sys/health",
+    where: "GET or HEAD /sys/health",
     appliesTo: isHealth,
     respond: (request, _options, sim) => healthResponse(sim, request, "", "standby"),
   },
   "performance-standby": {
     status: 473,
     description: "sys/health on a performance standby node (473 unless perfstandbyok)",
-    where: "GET or HEAD /v1/sys/health",
+    where: "GET or HEAD /sys/health",
     appliesTo: isHealth,
     respond: (request, _options, sim) => healthResponse(sim, request, "", "performance-standby"),
   },

@@ -386,7 +386,17 @@ export interface BackendKeyFixture {
  * then `answer`, `connection` and/or `latency`, and `times`, `after`, `probability`, `from`,
  * `until`. `from` and `until` are durations after the fault is added (`"30s"`) or ISO 8601 times.
  */
-export interface ScenarioFault extends Omit<FaultDefinition, "from" | "until"> {
+export interface ScenarioFault extends Omit<FaultDefinition, "from" | "until" | "service" | "route" | "operation"> {
+  /** The service's key: `runs`, `accessControl` or `secrets` (another is refused with the nearest). */
+  readonly service: string;
+  /**
+   * The route as the specs write it (`METHOD /template`, no API prefix), as in `faults.add()`:
+   * `POST /runs/:run_id/actions/apply`, `GET /sys/health`; a secrets engine on another mount path
+   * with that path (`POST /ssh-prod/creds/:name`). Another name is refused with the nearest valid one.
+   */
+  readonly route?: string;
+  /** The route's operation in the spec's words (`apply run`, `create token`). */
+  readonly operation?: string;
   readonly from?: Duration;
   readonly until?: Duration;
 }

@@ -7,6 +7,7 @@ import type { ConnectionFault, FaultAnswer } from "../../interceptors/faults.js"
 import { CONNECTION_FAULTS } from "../../interceptors/faults.js";
 import type { HttpService } from "../../interceptors/http.js";
 import { nearestInCatalog } from "../../interceptors/router.js";
+import { operationNamesOf, ROUTE_FORM, SERVICE_KEYS, unknownName, type MountedRoute, type OperationName, type RouteName, type ServiceKey } from "../../interceptors/vocabulary.js";
 import { clockDurationMs, toEpochMs } from "../../simulator/kernel/clock.js";
 import type { Duration } from "../../simulator/kernel/duration.js";
 
@@ -28,7 +29,7 @@ export type FaultTime = Duration | Date;
  * `probability` (each remaining request, drawn from the doubles' seed).
  *
  * @example
- * { service: "runs", route: "POST /api/v2/runs/:run_id/actions/apply", answer: "rate-limited", retryAfter: "2s", times: 1 }
+ * { service: "runs", route: "POST /runs/:run_id/actions/apply", answer: "rate-limited", retryAfter: "2s", times: 1 }
  * @example
  * { service: "secrets", answer: "sealed", until: "30s" }
  * @example
@@ -36,17 +37,18 @@ export type FaultTime = Duration | Date;
  */
 export interface FaultDefinition {
   /** The service's key in the doubles: `runs`, `accessControl` or `secrets`. */
-  readonly service: string;
+  readonly service: ServiceKey;
   /**
-   * `METHOD /path/template` exactly as the router names the route (the `x-infra-doubles-nearest`
-   * header shows the same names), e.g. `POST /api/v2/runs/:run_id/actions/apply`,
-   * `GET /v1/acl/token/:AccessorID`. The secrets service routes by mount at run time: its
-   * templates are any `METHOD /v1/...` pattern (`:name` one segment, `*rest` the rest), e.g.
-   * `GET /v1/ssh/creds/:role`.
+   * The route as the specs write it, the same name the journal and its matchers use: `METHOD
+   * /template`, method upper case, no API prefix, e.g. `POST /runs/:run_id/actions/apply`,
+   * `GET /acl/token/:AccessorID`, `POST /ssh/creds/:name`, `GET /sys/health`. Secrets routes carry
+   * the spec's methods (`POST` also matches a `PUT` write, `LIST` a `GET ?list=true`); an engine
+   * mounted at another path: {@link mountedRoute} (`POST /ssh-prod/creds/:name`, the mount must
+   * exist when the fault is added). Another name is refused with the nearest valid one.
    */
-  readonly route?: string;
+  readonly route?: RouteName | MountedRoute;
   /** The route's operation in the spec's words (`apply run`, `create token`); runs and access control. */
-  readonly operation?: string;
+  readonly operation?: OperationName;
   /**
    * One of the service's own error answers: runs `rate-limited` (429), `internal-error` (500),
    * `bad-gateway` (502), `unavailable` (503); secrets `sealed` (503), `standby` (429, sys/health),
@@ -91,6 +93,8 @@ export interface FaultTarget {
   readonly http: HttpService;
   /** Path prefixes of the service's bases, by base name, on every transport (`{ api: ["/api/v2"] }`). */
   readonly basePaths: Readonly<Record<string, readonly string[]>>;
+  /** The service's route names now (`vocabulary.ts`; the secrets service's include its mounts). */
+  readonly routeNames: () => readonly string[];
 }
 
 /** A checked fault definition. */
@@ -99,8 +103,8 @@ export interface CheckedFault {
   readonly definition: FaultDefinition;
   readonly target: FaultTarget;
   readonly serviceName: string;
-  readonly method?: string;
-  readonly pattern?: string;
+  /** The route's name (`METHOD /template`), compared with the name of each request's route. */
+  readonly route?: string;
   readonly answer?: FaultAnswer;
   readonly retryAfterMs?: number;
   readonly latencyMs?: number;
@@ -147,15 +151,15 @@ export function checkFault(input: unknown, targets: readonly FaultTarget[], now:
   const service = definition.service;
   if (typeof service !== "string") fail(`"service" is required: one of ${keys.map((k) => `"${k}"`).join(", ")}`);
   const target = targets.find((t) => t.key === service);
-  if (target === undefined) fail(`no service "${service}" (services: ${keys.join(", ")})`);
+  if (target === undefined) fail(`${unknownName("service", service, keys.length > 0 ? keys : SERVICE_KEYS)}; services: ${keys.join(", ")}`);
 
   const route = optionalString(definition, "route");
   const operation = optionalString(definition, "operation");
   if (route !== undefined && operation !== undefined) fail(`give "route" or "operation", not both`);
-  let method: string | undefined;
-  let pattern: string | undefined;
-  if (route !== undefined) ({ method, pattern } = checkRoute(route, target));
+  if (route !== undefined) checkRoute(route, target);
   if (operation !== undefined) checkOperation(operation, target);
+  const method = route?.slice(0, route.indexOf(" "));
+  const pattern = route?.slice(route.indexOf(" ") + 1);
 
   const answerName = optionalString(definition, "answer");
   const answers = target.http.faultAnswers ?? {};
@@ -199,7 +203,7 @@ export function checkFault(input: unknown, targets: readonly FaultTarget[], now:
     definition: definition as unknown as FaultDefinition,
     target,
     serviceName: target.http.name,
-    ...(method === undefined ? {} : { method, pattern }),
+    ...(route === undefined ? {} : { route }),
     ...(answer === undefined ? {} : { answer }),
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     ...(latencyMs === undefined ? {} : { latencyMs }),
@@ -214,45 +218,18 @@ function matchesWhere(answer: FaultAnswer, method: string, pattern: string): boo
   return answer.appliesTo?.({ method, url: new URL(`http://x${probe}`), headers: {}, body: new Uint8Array() }) ?? true;
 }
 
-/** The route labels the router names for a service with a static route table. */
-export function routeLabels(target: FaultTarget): string[] {
-  const labels: string[] = [];
-  for (const route of target.http.routes) {
-    const methods = typeof route.method === "string" ? [route.method] : route.method;
-    for (const prefix of target.basePaths[route.base ?? "api"] ?? []) {
-      for (const m of methods) labels.push(`${m} ${prefix}${route.path}`);
-    }
-  }
-  return [...new Set(labels)];
-}
-
-function checkRoute(route: string, target: FaultTarget): { method: string; pattern: string } {
-  const match = /^([A-Za-z]+) (\/\S*)$/.exec(route);
-  if (match === null) fail(`"route" is "METHOD /path/template" as the router names it, e.g. "POST /api/v2/runs/:run_id/actions/apply"; got ${JSON.stringify(route)}`);
-  const [, method = "", pattern = ""] = match;
-  const dynamic = target.http.routes.some((r) => r.path.includes("*"));
-  if (dynamic) {
-    const prefixes = target.basePaths.api ?? [];
-    if (!prefixes.some((prefix) => pattern === prefix || pattern.startsWith(`${prefix}/`))) {
-      fail(`the ${target.key} service's routes live under ${prefixes.join(" or ")}; got ${JSON.stringify(route)}`);
-    }
-    return { method, pattern };
-  }
-  const labels = routeLabels(target).filter((label) => !label.startsWith("* ") && !label.includes("*"));
-  if (!labels.includes(route)) {
-    const nearest = nearestInCatalog(labels, method, pattern, 3);
-    fail(`the ${target.key} service has no route ${JSON.stringify(route)}; nearest: ${nearest.join(", ")}`);
-  }
-  return { method, pattern };
+/** Refuses a route that is not one of the service's names now, naming the nearest one. */
+function checkRoute(route: string, target: FaultTarget): void {
+  const names = target.routeNames();
+  if (names.includes(route)) return;
+  const prefixes = [...new Set(Object.values(target.basePaths).flat())].filter((p) => p !== "").sort((a, b) => b.length - a.length);
+  fail(`the ${target.key} service has ${unknownName("route", route, names, prefixes)}; ${ROUTE_FORM}`);
 }
 
 function checkOperation(operation: string, target: FaultTarget): void {
-  const operations = [...new Set(target.http.routes.flatMap((r) => (r.operation === undefined ? [] : [r.operation])))];
+  const operations = operationNamesOf(target.http);
   if (operations.length === 0) fail(`the ${target.key} service's routes name no operations: match its requests by "route"`);
-  if (!operations.includes(operation)) {
-    const nearest = nearestInCatalog(operations, "", operation, 3);
-    fail(`the ${target.key} service has no operation ${JSON.stringify(operation)}; nearest: ${nearest.join(", ")}`);
-  }
+  if (!operations.includes(operation)) fail(`the ${target.key} service has ${unknownName("operation", operation, operations)}; operations: ${operations.join(", ")}`);
 }
 
 function optionalString(definition: Record<string, unknown>, key: string): string | undefined {

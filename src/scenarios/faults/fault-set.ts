@@ -8,7 +8,6 @@
  * Implements issue 10 item 1; DESIGN.md "Faults".
  */
 import type { FaultPlan, FaultQuery, FaultSource } from "../../interceptors/faults.js";
-import { matchPath } from "../../interceptors/router.js";
 import { IdSource } from "../../simulator/kernel/ids.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { isoMillis } from "../../simulator/kernel/time.js";
@@ -53,7 +52,7 @@ interface LiveFault {
  * @example
  * afterEach(() => doubles.faults.clear());
  * it("retries a rate-limited apply", async () => {
- *   doubles.faults.add({ service: "runs", route: "POST /api/v2/runs/:run_id/actions/apply", answer: "rate-limited", retryAfter: "2s", times: 1 });
+ *   doubles.faults.add({ service: "runs", route: "POST /runs/:run_id/actions/apply", answer: "rate-limited", retryAfter: "2s", times: 1 });
  *   // the first apply gets 429 with Retry-After: 2, the retry goes through
  * });
  */
@@ -160,7 +159,7 @@ export class FaultSet implements FaultSource {
     let now: number | undefined;
     for (const fault of this.faults) {
       const { checked } = fault;
-      if (query.service !== checked.serviceName) continue;
+      if (query.service !== checked.target.key) continue;
       now ??= this.sim.now();
       if (!this.matches(checked, query, now)) continue;
       fault.seen++;
@@ -175,17 +174,12 @@ export class FaultSet implements FaultSource {
   }
 
   private matches(checked: CheckedFault, query: FaultQuery, now: number): boolean {
-    if (query.service !== checked.serviceName) return false;
+    if (query.service !== checked.target.key) return false;
     if (now < checked.from || now >= checked.until) return false;
     const { definition } = checked;
     if (definition.operation !== undefined && query.operation !== definition.operation) return false;
-    if (checked.pattern !== undefined) {
-      if (query.request.method !== checked.method) return false;
-      // A static route table: the router's own name. A catch-all service (secrets): the pattern.
-      if (!query.route.includes("*")) {
-        if (query.route !== definition.route) return false;
-      } else if (matchPath(checked.pattern, query.request.url.pathname) === undefined) return false;
-    }
+    // The route's name, as the handler names the request's route (`POST /ssh/creds/:name`).
+    if (checked.route !== undefined && query.route !== checked.route) return false;
     if (checked.answer?.appliesTo !== undefined && !checked.answer.appliesTo(query.request)) return false;
     return true;
   }

@@ -3,6 +3,7 @@
  * test's transport, or {@link handlerFetch}), the base URLs clients use, and the user's own
  * client hook. Also the story formatting of durations (`10m`, `1h30m`).
  */
+import type { OperationName, RouteName, ServiceKey } from "../../interceptors/vocabulary.js";
 import fc from "fast-check";
 import type { Doubles } from "../../scenarios/doubles.js";
 import type { FetchLike } from "../http.js";
@@ -139,7 +140,7 @@ export interface FaultedAnswer {
  */
 export async function sendFaulted(
   world: ResolvedTarget,
-  match: { readonly service: string; readonly operation?: string; readonly route?: string },
+  match: { readonly service: ServiceKey; readonly operation?: OperationName; readonly route?: RouteName },
   fault: CommandFault,
   expectedStatus: number | undefined,
   send: () => Promise<Response>,

@@ -178,8 +178,7 @@ class FaultedRenew implements SecretsCommand {
   async run(model: SecretsModel, world: SecretsWorld): Promise<void> {
     const lease = pick(model.leases.filter((l) => l.kind === "cloud" && lives(model, l)), this.index);
     if (lease === undefined) return;
-    const route = `PUT ${new URL(world.urls.secrets.api).pathname.replace(/\/+$/, "")}/sys/leases/renew`;
-    await sendFaulted(world, { service: "secrets", route }, this.fault, FAULT_STATUS[this.fault.answer ?? ""], () =>
+    await sendFaulted(world, { service: "secrets", route: "POST /sys/leases/renew" }, this.fault, FAULT_STATUS[this.fault.answer ?? ""], () =>
       world.request("PUT", "/sys/leases/renew", { lease_id: lease.leaseId, increment: this.incrementS }),
     );
     if (this.fault.commit) lease.expiresAt = Math.min(model.now + this.incrementS * 1000, lease.maxAt);

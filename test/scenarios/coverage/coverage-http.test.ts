@@ -101,7 +101,7 @@ describeEachTransport("coverage: what requests exercised", (h) => {
       "POST /runs/:run_id/actions/discard": { "202": 1 },
       "GET /runs/:run_id": { "200": 1 },
       "POST /workspaces/:workspace_id/configuration-versions": { "201": 1 },
-      "PUT <archive>/v1/object/:token": { "200": 1 },
+      "PUT /v1/object/:token": { "200": 1 },
     });
     expect(runs.endpoints.exercised).toBe(6);
     expect(runs.unmatched).toEqual({ "404": 1 });
@@ -119,10 +119,10 @@ describeEachTransport("coverage: what requests exercised", (h) => {
     expect(secrets.endpoints.statuses).toEqual({
       "GET /sys/health": { "200": 1, "299": 1 },
       "POST /sys/leases/revoke": { "204": 1 },
-      "POST /{ssh}/creds/:name": { "200": 1 },
-      "POST /{ssh}/roles/:name": { "204": 1 },
+      "POST /ssh/creds/:name": { "200": 1 },
+      "POST /ssh/roles/:name": { "204": 1 },
       // A sealed node refuses before routing: the answer counts for the endpoint it was for.
-      "GET /{ssh}/roles/:name": { "503": 1 },
+      "GET /ssh/roles/:name": { "503": 1 },
     });
     expect(secrets.unmatched).toEqual({});
     expect(secrets.events["lease"]!.reached).toEqual({ issued: 1, revoked: 1 });
@@ -183,11 +183,11 @@ describeEachTransport("coverage: requests refused before routing", (h) => {
 
     const secrets = doubles.coverage().services.secrets!;
     expect(secrets.endpoints.statuses).toEqual({
-      "POST /{ssh}/roles/:name": { "204": 1, "400": 1, "413": 1 },
+      "POST /ssh/roles/:name": { "204": 1, "400": 1, "413": 1 },
       "LIST /sys/managed-keys/:type": { "403": 1 },
-      "GET /{ssh}/roles/:name": { "503": 1 },
+      "GET /ssh/roles/:name": { "503": 1 },
       "POST /sys/leases/renew": { "503": 1 },
-      "POST /{ssh}/creds/:name": { "400": 1 },
+      "POST /ssh/creds/:name": { "400": 1 },
     });
     // A list flag that is neither true nor false (read or list?), no mount there, no route of the
     // engine there, a method the service does not route.
@@ -205,8 +205,8 @@ describe("coverage universe", () => {
     expect(run.transitions.total).toBe(machineTransitions(runMachine).length);
     expect(report.services.runs!.machines["configuration version"]!.transitions.total).toBe(machineTransitions(configurationVersionMachine).length);
     expect(report.services.runs!.endpoints.total).toBe(doubles.httpServices[0]!.routes.reduce((n, r) => n + (typeof r.method === "string" ? 1 : r.method.length), 0));
-    expect(report.services.runs!.endpoints.never).toContain("GET <archive>/v1/object/:token");
-    expect(report.services.secrets!.endpoints.never).toEqual(expect.arrayContaining(["GET /sys/health", "HEAD /sys/health", "POST /{ssh}/sign/:name", "POST /sys/leases/renew"]));
+    expect(report.services.runs!.endpoints.never).toContain("GET /v1/object/:token");
+    expect(report.services.secrets!.endpoints.never).toEqual(expect.arrayContaining(["GET /sys/health", "HEAD /sys/health", "POST /ssh/sign/:name", "POST /sys/leases/renew"]));
     expect(report.services.accessControl!.endpoints.never).not.toContain("GET /acl/token");
     expect(report.services.accessControl!.events.token!.total).toBe(8);
     expect(() => createDoubles({ coverage: false }).coverage()).toThrow("coverage: false");

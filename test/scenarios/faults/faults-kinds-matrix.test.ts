@@ -3,6 +3,7 @@
  * it), a reset, a hang-up and a request never answered (until the client's timeout), each on one
  * read route per service. Issue 10 item 1.
  */
+import type { RouteName } from "../../../src/interceptors/vocabulary.js";
 import { expect, it } from "vitest";
 import { createDoubles, type Doubles } from "../../../src/scenarios/doubles.js";
 import { describeEachTransport, type StartedTransport } from "../../support/transports.js";
@@ -10,7 +11,7 @@ import { nodeRequest } from "../../hardening/node-client.js";
 
 interface Target {
   readonly service: "runs" | "accessControl" | "secrets";
-  readonly route: string;
+  readonly route: RouteName;
   /** The URL and headers of a read that route answers 200. */
   request(t: StartedTransport<Doubles>): { url: string; headers: Record<string, string> };
 }
@@ -18,17 +19,17 @@ interface Target {
 const TARGETS: readonly Target[] = [
   {
     service: "runs",
-    route: "GET /api/v2/admin/engine-versions",
+    route: "GET /admin/engine-versions",
     request: (t) => ({ url: `${t.base("runs")}/admin/engine-versions`, headers: { authorization: `Bearer ${t.doubles.runs.issueSiteAdminToken({ username: "root" })}` } }),
   },
   {
     service: "accessControl",
-    route: "GET /v1/acl/token/self",
+    route: "GET /acl/token/self",
     request: (t) => ({ url: `${t.base("accessControl")}/acl/token/self`, headers: { "x-consul-token": t.doubles.accessControl.bootstrapToken.secretId } }),
   },
   {
     service: "secrets",
-    route: "GET /v1/sys/mounts",
+    route: "GET /sys/mounts",
     request: (t) => ({ url: `${t.base("secrets")}/sys/mounts`, headers: { "x-vault-token": t.doubles.secrets.rootToken } }),
   },
 ];

@@ -14,7 +14,7 @@ describeEachTransport("faults: latency on a fake-timers clock", (h) => {
 
   it("holds the answer until the fake timers pass the latency", async () => {
     const t = await h.startWith(createDoubles({ seed: 1, clock: "fake-timers" }));
-    t.doubles.faults.add({ service: "secrets", route: "GET /v1/sys/health", latency: "30s" });
+    t.doubles.faults.add({ service: "secrets", route: "GET /sys/health", latency: "30s" });
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     let answered = false;
     const pending = fetch(`${t.base("secrets")}/sys/health`).then(async (response) => {

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { describeEachTransport } from "../../support/transports.js";
 import { startRuns, type RunsWorld } from "../../interceptors/runs/support.js";
 
-const SHOW_RUN = "GET /api/v2/runs/:run_id";
-const APPLY = "POST /api/v2/runs/:run_id/actions/apply";
+const SHOW_RUN = "GET /runs/:run_id";
+const APPLY = "POST /runs/:run_id/actions/apply";
 
 /** A run paused in `planned` (its plan finished). */
 async function pausedRun(w: RunsWorld): Promise<string> {

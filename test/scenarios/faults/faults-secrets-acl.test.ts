@@ -47,12 +47,12 @@ describeEachTransport("faults: secrets", (h) => {
     expect((await send(`${base}/sys/health`)).status).toBe(429);
     expect((await send(`${base}/sys/health?standbyok=true`)).status).toBe(200);
     t.doubles.faults.clear();
-    t.doubles.faults.add({ service: "secrets", route: "GET /v1/sys/health", answer: "performance-standby" });
+    t.doubles.faults.add({ service: "secrets", route: "GET /sys/health", answer: "performance-standby" });
     const perf = await send(`${base}/sys/health`);
     expect(perf.status).toBe(473);
     expect(JSON.parse(perf.text)).toMatchObject({ standby: true, performance_standby: true, sealed: false });
-    expect(() => t.doubles.faults.add({ service: "secrets", route: "GET /v1/sys/mounts", answer: "standby" })).toThrow(
-      /gives "standby" only on GET or HEAD \/v1\/sys\/health/,
+    expect(() => t.doubles.faults.add({ service: "secrets", route: "GET /sys/mounts", answer: "standby" })).toThrow(
+      /gives "standby" only on GET or HEAD \/sys\/health/,
     );
   });
 
@@ -63,7 +63,7 @@ describeEachTransport("faults: secrets", (h) => {
       ["internal-error", 500, '{"errors":["internal error"]}'],
       ["rate-limited", 429, '{"errors":["request path \\"sys/mounts\\": rate limit quota exceeded"]}'],
     ] as const) {
-      const fault = t.doubles.faults.add({ service: "secrets", route: "GET /v1/sys/mounts", answer, ...(answer === "rate-limited" ? { retryAfter: "3s" } : {}) });
+      const fault = t.doubles.faults.add({ service: "secrets", route: "GET /sys/mounts", answer, ...(answer === "rate-limited" ? { retryAfter: "3s" } : {}) });
       const answered = await send(`${base}/sys/mounts`, { headers: root });
       expect(answered).toMatchObject({ status, text });
       if (answer === "rate-limited") expect(answered.headers.get("retry-after")).toBe("3");
@@ -73,7 +73,7 @@ describeEachTransport("faults: secrets", (h) => {
 
   it("commit then fail: the mount is enabled, the client sees 500", async () => {
     const { t, base, root } = await start();
-    t.doubles.faults.add({ service: "secrets", route: "POST /v1/sys/mounts/*path", answer: "internal-error", commit: true });
+    t.doubles.faults.add({ service: "secrets", route: "POST /sys/mounts/*path", answer: "internal-error", commit: true });
     const answered = await send(`${base}/sys/mounts/ssh-extra`, { method: "POST", headers: { ...root, "content-type": "application/json" }, body: '{"type":"ssh"}' });
     expect(answered.status).toBe(500);
     expect(t.doubles.secrets.mounts().map((m) => m.path)).toContain("ssh-extra");
@@ -81,7 +81,7 @@ describeEachTransport("faults: secrets", (h) => {
 
   it("a dropped connection on a secrets route", async () => {
     const { t, base, root } = await start();
-    t.doubles.faults.add({ service: "secrets", route: "GET /v1/sys/mounts", connection: "hang-up", times: 1 });
+    t.doubles.faults.add({ service: "secrets", route: "GET /sys/mounts", connection: "hang-up", times: 1 });
     await expect(send(`${base}/sys/mounts`, { headers: root })).rejects.toThrow();
     expect((await send(`${base}/sys/mounts`, { headers: root })).status).toBe(200);
   });
@@ -95,10 +95,10 @@ describeEachTransport("faults: access control", (h) => {
 
   it("500 No cluster leader and 429 rate limited, plain text", async () => {
     const { t, base, root } = await start();
-    const leader = t.doubles.faults.add({ service: "accessControl", route: "GET /v1/acl/token/self", answer: "no-cluster-leader" });
+    const leader = t.doubles.faults.add({ service: "accessControl", route: "GET /acl/token/self", answer: "no-cluster-leader" });
     expect(await send(`${base}/acl/token/self`, { headers: root })).toMatchObject({ status: 500, text: "No cluster leader" });
     leader.remove();
-    t.doubles.faults.add({ service: "accessControl", route: "GET /v1/acl/token/self", answer: "rate-limited" });
+    t.doubles.faults.add({ service: "accessControl", route: "GET /acl/token/self", answer: "rate-limited" });
     const limited = await send(`${base}/acl/token/self`, { headers: root });
     expect(limited).toMatchObject({ status: 429, text: "rate limit exceeded, try again later" });
     expect(limited.headers.get("content-type")).toBe("text/plain; charset=utf-8");
@@ -130,12 +130,17 @@ describe("faults: bad definitions are refused with a TypeError naming the field"
     ["an unknown field", { service: "runs", answer: "rate-limited", tims: 1 }, /unknown field "tims" \(did you mean "times"\?\)/],
     ["no service", { answer: "rate-limited" }, /"service" is required: one of "runs", "accessControl", "secrets"/],
     ["an unknown service", { service: "vault", answer: "sealed" }, /no service "vault"/],
-    ["an unknown route", { service: "runs", route: "POST /api/v2/runs/:id/actions/apply", answer: "rate-limited" }, /no route "POST \/api\/v2\/runs\/:id\/actions\/apply"; nearest: POST \/api\/v2\/runs\/:run_id\/actions\/apply/],
-    ["a route without a method", { service: "runs", route: "/api/v2/runs", answer: "rate-limited" }, /"route" is "METHOD \/path\/template"/],
-    ["a secrets route outside /v1", { service: "secrets", route: "GET /v2/sys/health", answer: "sealed" }, /routes live under \/v1/],
-    ["an unknown operation", { service: "runs", operation: "aply run", answer: "rate-limited" }, /no operation "aply run"; nearest: apply run/],
-    ["secrets operations", { service: "secrets", operation: "read", answer: "sealed" }, /name no operations: match its requests by "route"/],
-    ["route and operation", { service: "runs", route: "POST /api/v2/runs", operation: "create run", answer: "rate-limited" }, /not both/],
+    ["the kernel's name of a service", { service: "access-control", answer: "rate-limited" }, /no service "access-control" \(did you mean "accessControl"\?\); services: runs, accessControl, secrets/],
+    ["an unknown route", { service: "runs", route: "POST /runs/:id/actions/apply", answer: "rate-limited" }, /the runs service has no route "POST \/runs\/:id\/actions\/apply" \(did you mean "POST \/runs\/:run_id\/actions\/apply"\?\)/],
+    ["a route with the API prefix", { service: "runs", route: "GET /api/v2/runs/:run_id", answer: "rate-limited" }, /no route "GET \/api\/v2\/runs\/:run_id" \(did you mean "GET \/runs\/:run_id"\?\); routes are written as in the specs/],
+    ["a route with a lower-case method", { service: "secrets", route: "get /v1/sys/health", answer: "sealed" }, /no route "get \/v1\/sys\/health" \(did you mean "GET \/sys\/health"\?\)/],
+    ["a route of another service", { service: "secrets", route: "GET /acl/token/self", answer: "sealed" }, /the secrets service has no route "GET \/acl\/token\/self"/],
+    ["a secrets route on a mount that does not exist", { service: "secrets", route: "POST /ssh-prod/creds/:name", answer: "sealed" }, /no route "POST \/ssh-prod\/creds\/:name" \(did you mean "POST \/ssh\/creds\/:name"\?\)/],
+    ["a route without a method", { service: "runs", route: "/api/v2/runs", answer: "rate-limited" }, /no route "\/api\/v2\/runs"/],
+    ["a secrets route under another prefix", { service: "secrets", route: "GET /v2/sys/health", answer: "sealed" }, /no route "GET \/v2\/sys\/health" \(did you mean "GET \/sys\/health"\?\)/],
+    ["an unknown operation", { service: "runs", operation: "aply run", answer: "rate-limited" }, /no operation "aply run" \(did you mean "apply run"\?\)/],
+    ["an unknown secrets operation", { service: "secrets", operation: "reed", answer: "sealed" }, /no operation "reed" \(did you mean "read"\?\); operations: read, list, create-or-update, delete/],
+    ["route and operation", { service: "runs", route: "POST /runs", operation: "create run", answer: "rate-limited" }, /not both/],
     ["an unknown answer", { service: "secrets", answer: "rate-limit" }, /no answer "rate-limit" \(answers: sealed, standby/],
     ["answer and connection", { service: "runs", answer: "rate-limited", connection: "reset" }, /"answer" or "connection", not both/],
     ["an unknown connection fault", { service: "runs", connection: "timeout" }, /"connection" must be one of "reset", "hang-up", "no-response"/],
