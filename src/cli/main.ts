@@ -57,6 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       clock: command.clock,
       ...(command.start === undefined ? {} : { start: command.start }),
       ...(command.scenario === undefined ? {} : { scenario: command.scenario }),
+      ...(command.withDefault === true ? { withDefault: true } : {}),
       ...extra,
     });
   } catch (error) {

@@ -5,7 +5,7 @@
  * checks them.
  */
 import { execFileSync, execSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EventEmitter } from "node:events";
@@ -51,6 +51,19 @@ describe("infra-doubles run, in process", () => {
       expect(second.stdout).toBe(first.stdout);
     });
   }
+
+  it("plays the yaml guide's example exactly as the guide prints it: exit 0, the guide's transcript", async () => {
+    const guide = readFileSync(join(root, "docs/guides/script-a-world-in-yaml.md"), "utf8");
+    const document = /```yaml\n([\s\S]*?)```/.exec(guide)?.[1] ?? "";
+    const printed = /```text\n(infra-doubles run world\.yaml[\s\S]*?)```/.exec(guide)?.[1] ?? "";
+    expect(document).toContain("expire: { accessControl: ci }");
+    const path = join(mkdtempSync(join(tmpdir(), "infra-doubles-guide-")), "world.yaml");
+    writeFileSync(path, document);
+    const result = await run(["run", path, "--seed", "1"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout.replace(path, "world.yaml")).toBe(printed);
+  });
 
   it("gives other ids with another seed, the same with the same seed", async () => {
     const path = join(root, "examples/scenarios/runs.yaml");
