@@ -62,7 +62,7 @@ Options:
 Control API (on the server's origin; writes need Content-Type: application/json):
   GET  /_sim/clock           {"now": ISO time, "epochMs": ms}
   POST /_sim/clock/advance   body {"by": "30s"} or {"by": 30000}
-  POST /_sim/reset           back to the starting state (the clock keeps its time)
+  POST /_sim/reset           back to the starting world, its start time and its faults
   GET  /_sim/journal         the requests answered so far
   POST /_sim/scenario        load a scenario document (JSON or YAML body)
   GET  /_sim/                every control route with its body shape

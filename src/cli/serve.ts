@@ -268,7 +268,7 @@ export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services"
   lines.push(
     `  GET  ${control}/clock`,
     `  POST ${control}/clock/advance   {"by": "30s"}`,
-    `  POST ${control}/reset           (back to the starting state; the clock keeps its time)`,
+    `  POST ${control}/reset           (back to the starting world, its start time and its faults)`,
     `  POST ${control}/scenario        (a scenario document, JSON or YAML)`,
     `  GET  ${control}/                (every control route with its body shape)`,
     `  GET  ${control}/journal       (credentials masked; ?reveal=true shows them)`,

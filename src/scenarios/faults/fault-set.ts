@@ -9,7 +9,7 @@
  */
 import type { FaultPlan, FaultQuery, FaultSource } from "../../interceptors/faults.js";
 import { matchPath } from "../../interceptors/router.js";
-import { IdSource } from "../../simulator/kernel/ids.js";
+import { IdSource, type IdState } from "../../simulator/kernel/ids.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { isoMillis } from "../../simulator/kernel/time.js";
 import { checkFault, type CheckedFault, type FaultDefinition, type FaultTarget } from "./fault-definition.js";
@@ -39,6 +39,13 @@ export interface FaultHandle {
   readonly seen: number;
   /** Removes the fault. Safe to call twice. */
   remove(): void;
+}
+
+/** Faults as {@link FaultSet.save} took them (opaque). */
+export interface SavedFaults {
+  readonly faults: readonly CheckedFault[];
+  readonly nextId: number;
+  readonly random: Readonly<IdState>;
 }
 
 interface LiveFault {
@@ -144,6 +151,27 @@ export class FaultSet implements FaultSource {
   clear(): void {
     this.faults.length = 0;
     this.nextId = 1;
+  }
+
+  /**
+   * The faults as they stand (definitions, ids, order, the next id, the probability draws), for
+   * {@link FaultSet.load}: what a reset of the doubles goes back to.
+   * @example const saved = doubles.faults.save();
+   */
+  save(): SavedFaults {
+    return { faults: this.faults.map((f) => f.checked), nextId: this.nextId, random: this.random.save() };
+  }
+
+  /**
+   * Puts back faults taken by {@link FaultSet.save}: every fault added since is removed, and the
+   * saved ones count from 0 again (`seen`, `applied`, `times`).
+   * @example doubles.faults.load(saved);
+   */
+  load(saved: SavedFaults): void {
+    this.faults.length = 0;
+    for (const checked of saved.faults) this.faults.push({ checked, seen: 0, applied: 0 });
+    this.nextId = saved.nextId;
+    this.random.load([...saved.random] as IdState);
   }
 
   /**
