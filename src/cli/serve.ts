@@ -3,13 +3,10 @@
  * the local server, runs each service's embedded default scenario on the server's origin, and says
  * what it built (a human banner, or one line of JSON).
  */
-import { readFileSync } from "node:fs";
 import { bindsBeyondLoopback, CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from "../interceptors/control.js";
 import type { RunningServer } from "../interceptors/server.js";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
-import type { ScenarioNames } from "../scenarios/document/load.js";
-import { formatOf, parseScenarioText } from "../scenarios/document/parse.js";
-import { validateScenario } from "../scenarios/document/validate.js";
+import { loadScenario, type ScenarioNames } from "../scenarios/document/load.js";
 import { DoublesCore } from "../scenarios/doubles-core.js";
 import { Doubles, createDoubles } from "../scenarios/doubles.js";
 import type { ServicePlugin } from "../scenarios/plugin.js";
@@ -110,14 +107,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   let document: unknown;
   if (options.scenario !== undefined) {
     if (!(doubles instanceof Doubles)) throw new ScenarioDocumentError("reference", [{ path: "", expected: "a scenario document needs every service (serve the default doubles)" }]);
-    let text: string;
-    try {
-      text = readFileSync(options.scenario, "utf8");
-    } catch (error) {
-      throw new ScenarioDocumentError("syntax", [{ path: "", expected: `a readable file: ${(error as Error).message}` }]);
-    }
     // Checked before the server starts: an invalid document never binds a port.
-    document = validateScenario(parseScenarioText(text, formatOf(options.scenario, text)));
+    document = loadScenario(options.scenario);
   }
   let scenario: ScenarioNames | undefined;
   const services: Record<string, Record<string, unknown>> = {};

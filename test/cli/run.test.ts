@@ -92,7 +92,7 @@ describe("infra-doubles run, in process", () => {
     const path = file("invalid.json", JSON.stringify({ runs: { workspaces: [{ name: "prod", organization: 42 }] } }));
     const result = await run(["run", path]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("infra-doubles: scenario document: /runs/workspaces/0/organization: must be string (got 42)\n");
+    expect(result.stderr).toBe(`infra-doubles: ${path}:1:39: /runs/workspaces/0/organization: must be string (got 42)\n`);
   });
 
   it("exits 2 for a timeline step naming an unknown workspace, after the steps played", async () => {
@@ -106,7 +106,7 @@ describe("infra-doubles run, in process", () => {
     expect((await run(["run", join(work, "missing.yaml")])).code).toBe(2);
     const broken = await run(["run", file("broken.yaml", "runs: [\n")]);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/valid YAML at line/);
+    expect(broken.stderr).toMatch(/broken\.yaml:2:\d+: \(document\): valid YAML: /);
     expect((await run(["run"])).stderr).toContain("run needs a scenario document");
     expect((await run(["run", "x.yaml", "--port", "1"])).stderr).toContain("--port is an option of serve, not run");
     expect((await run(["run", "x.yaml", "--start", "yesterday"])).stderr).toContain("--start must be an RFC 3339 time");

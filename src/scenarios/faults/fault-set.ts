@@ -41,9 +41,10 @@ export interface FaultHandle {
   remove(): void;
 }
 
-/** Faults as {@link FaultSet.save} took them (opaque). */
+/** Faults as {@link FaultSet.save} took them (opaque: give it back to {@link FaultSet.load}). */
 export interface SavedFaults {
-  readonly faults: readonly CheckedFault[];
+  /** The checked faults, in order (internal form). */
+  readonly faults: readonly unknown[];
   readonly nextId: number;
   readonly random: Readonly<IdState>;
 }
@@ -169,7 +170,7 @@ export class FaultSet implements FaultSource {
    */
   load(saved: SavedFaults): void {
     this.faults.length = 0;
-    for (const checked of saved.faults) this.faults.push({ checked, seen: 0, applied: 0 });
+    for (const checked of saved.faults as readonly CheckedFault[]) this.faults.push({ checked, seen: 0, applied: 0 });
     this.nextId = saved.nextId;
     this.random.load([...saved.random] as IdState);
   }
