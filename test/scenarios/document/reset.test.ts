@@ -60,6 +60,11 @@ describe("doubles.reset() and POST /_sim/reset: one reset", () => {
     // The document's fault applies again, once.
     expect((await fetch(`${doubles.baseUrls().secrets.api}/sys/health`)).status).toBe(503);
     expect((await fetch(`${doubles.baseUrls().secrets.api}/sys/health`)).status).toBe(200);
+    // The schedule came back with the clock: the token's expiry fires again at its own time.
+    doubles.advance("9m59s");
+    expect(world(doubles).ciLive).toBe(true);
+    doubles.advance("1s");
+    expect(world(doubles).ciLive).toBe(false);
   });
 
   it("POST /_sim/reset does the same, on a manual and on an advanceable clock", async () => {
