@@ -43,6 +43,9 @@ describe("/_sim/runs/ fixture routes", () => {
     expect(repo.body.error?.message).toContain('/vcsRepo/identifer: unknown property (did you mean "identifier"?)');
     const user = await post("/users", { username: "alice", permisions: {} });
     expect(user.body.error?.message).toContain('/permisions: unknown property (did you mean "permissions"?); allowed here: username, siteAdmin, permissions, organizationAccess');
+    // The other /_sim/runs/ bodies too.
+    expect((await post("/outcomes", { plna: "errors" })).body.error?.message).toContain('/plna: unknown property (did you mean "plan"?)');
+    expect((await post("/cool-off", { duraton: "30s" })).body.error?.message).toContain('/duraton: unknown property (did you mean "duration"?)');
     // Nothing of a refused body was kept: the names are still free.
     expect(() => doubles.runs.addWorkspace("acme", { name: "prod" })).not.toThrow();
     expect(() => doubles.runs.addUser({ username: "alice" })).not.toThrow();

@@ -37,6 +37,9 @@ function body(text: string): Json {
   return parsed as Json;
 }
 
+/** The properties of an outcome script (`OutcomeScript`). */
+const OUTCOME_KEYS = ["plan", "costEstimation", "policyCheck", "apply", "prePlanTasks", "postPlanTasks", "interrupt", "resources", "progression", "durations"];
+
 /**
  * Refuses a property not in `allowed` (at `prefix`), as the scenario document routes word it.
  * @throws {UsageError} `/organisation: unknown property (did you mean "organization"?); allowed here: ...`
@@ -149,7 +152,9 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
       path: "/outcomes",
       doc: { body: 'an outcome script {"plan"?, "apply"?, "policyCheck"?, "costEstimation"?, "progression"?, "durations"?, ...} plus "workspaceId"? (an id or "organization/name"), "runId"? or "next": true (with a workspace)', answer: '200 {"ok": true}' },
       handler: ({ request }) => {
-        const { workspaceId, runId, next, ...script } = body(bodyText(request));
+        const all = body(bodyText(request));
+        only(all, ["workspaceId", "runId", "next", ...OUTCOME_KEYS]);
+        const { workspaceId, runId, next, ...script } = all;
         const named = str(workspaceId, "workspaceId");
         const ws = named === undefined ? undefined : controls.workspaceId(named);
         const run = str(runId, "runId");
@@ -165,7 +170,9 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
       path: "/cool-off",
       doc: { body: '{"duration": "30s" | ms}', answer: '200 {"ok": true}' },
       handler: ({ request }) => {
-        const { duration } = body(bodyText(request));
+        const all = body(bodyText(request));
+        only(all, ["duration"]);
+        const { duration } = all;
         if (typeof duration !== "string" && typeof duration !== "number") throw new UsageError('runs: "duration" must be a duration string or milliseconds');
         controls.setCoolOff(duration);
         return json(200, { ok: true });
@@ -177,6 +184,7 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
       doc: { body: '{"message"?, "branch"?, "sha"?, "senderUsername"?, "tag"?, "pullRequest"?: {"number", "title"?, "body"?}, "files"?: {"path": "content"}, "fetch"?: "succeeds" | "errors"}', answer: '201 {"configurationVersionId", "ingressAttributesId"}' },
       handler: ({ request, params }) => {
         const b = body(bodyText(request)) as CommitOptions & Json;
+        only(b, ["message", "branch", "sha", "senderUsername", "tag", "pullRequest", "files", "fetch"]);
         if (b.files !== undefined && (b.files === null || typeof b.files !== "object" || Array.isArray(b.files))) {
           throw new UsageError('runs: "files" must be an object of path -> content');
         }
