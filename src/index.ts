@@ -63,7 +63,7 @@ export * from "./scenarios/secrets/index.js";
 export * as secrets from "./simulator/secrets/index.js";
 export * from "./scenarios/runs/index.js";
 export * as runs from "./simulator/runs/index.js";
-export { FaultSet, type FaultHandle, type FaultView } from "./scenarios/faults/fault-set.js";
+export { FaultSet, type FaultHandle, type FaultView, type SavedFaults } from "./scenarios/faults/fault-set.js";
 export type { FaultDefinition, FaultTarget, FaultTime } from "./scenarios/faults/fault-definition.js";
 export {
   mountedRoute,

@@ -15,14 +15,14 @@ export const SERVE_CLOCKS = ["advanceable", "manual", "system"] as const;
 
 /** The usage text printed on `--help` and on bad arguments. */
 export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1] [--seed N] [--json]
-                          [--scenario FILE] [--clock advanceable|manual|system] [--start TIME]
+                          [--scenario FILE [--with-default]] [--clock advanceable|manual|system] [--start TIME]
                           [--allowed-host NAME]... [--control-token TOKEN]
                           [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
        infra-doubles run FILE [--seed N] [--start TIME]
 
 serve: starts a local server with every simulated service on one origin (or, with --split, each
 service on its own port), on the embedded default scenario (organizations, tokens, mounts ready to
-use) plus a scenario document if given, and the /_sim/ control API.
+use), or on a scenario document instead when given, and the /_sim/ control API.
 
 run: loads a scenario document (JSON or YAML) on a fresh simulator with a manual clock, plays its
 timeline and prints a transcript (same file and seed, same bytes). Exit status 0 when every expect
@@ -45,8 +45,13 @@ Options:
                    header (default: none on loopback, a random one beyond)
       --seed N     seed of ids and secrets (default 1): same seed, same calls, same responses
       --scenario FILE
-                   load this scenario document (JSON or YAML) after the default scenario;
-                   POST /_sim/reset goes back to the state right after it
+                   serve this scenario document (JSON or YAML) INSTEAD of the default scenario
+                   (same document and seed, same ids as run and createDoubles); POST /_sim/reset
+                   goes back to the state right after it
+      --with-default
+                   with --scenario: build the default scenario first and load the document on top
+                   of it (the document must not redefine its names, e.g. policy "acl-read"; ids
+                   then differ from run's)
       --clock C    advanceable (default: real time that POST /_sim/clock/advance pushes forward),
                    manual (moves only when advanced) or system (real time, cannot be advanced)
       --start TIME RFC 3339 time the clock starts at (manual, advanceable; default: 2024-01-01T00:00:00Z
@@ -57,7 +62,7 @@ Options:
 Control API (on the server's origin; writes need Content-Type: application/json):
   GET  /_sim/clock           {"now": ISO time, "epochMs": ms}
   POST /_sim/clock/advance   body {"by": "30s"} or {"by": 30000}
-  POST /_sim/reset           back to the starting state (the clock keeps its time)
+  POST /_sim/reset           back to the starting world, its start time and its faults
   GET  /_sim/journal         the requests answered so far
   POST /_sim/scenario        load a scenario document (JSON or YAML body)
   GET  /_sim/                every control route with its body shape
@@ -80,8 +85,10 @@ export interface ServeCommand {
   readonly split?: true;
   /** Ports given per service key (`runs`, `accessControl`, `secrets`) in split mode. */
   readonly ports?: Readonly<Record<string, number>>;
-  /** `--scenario FILE`: a scenario document to load. */
+  /** `--scenario FILE`: a scenario document to serve instead of the default scenario. */
   readonly scenario?: string;
+  /** `--with-default`: build the default scenario first, then load `scenario` on top of it. */
+  readonly withDefault?: true;
   /** `--clock` (default `advanceable`). */
   readonly clock: (typeof SERVE_CLOCKS)[number];
   /** `--start`: ms since the epoch. */
@@ -142,6 +149,9 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
   if (!(SERVE_CLOCKS as readonly string[]).includes(clock)) return { command: "usage", problem: `--clock must be one of ${SERVE_CLOCKS.join(", ")}, got "${clock}"` };
   if (start !== undefined && clock === "system") return { command: "usage", problem: "--start needs --clock manual or advanceable (the system clock keeps the real time)" };
   if (values.scenario !== undefined && values.scenario.trim() === "") return { command: "usage", problem: "--scenario must name a file" };
+  if (values["with-default"] === true && values.scenario === undefined) {
+    return { command: "usage", problem: "--with-default needs --scenario FILE (without a document the default scenario is always served)" };
+  }
   const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
   if (port === undefined) return { command: "usage", problem: `--port must be a whole number from 0 to 65535, got "${values.port ?? ""}"` };
   const host = values.host ?? DEFAULT_HOST;
@@ -179,6 +189,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     clock: clock as ServeCommand["clock"],
     ...(start === undefined ? {} : { start }),
     ...(values.scenario === undefined ? {} : { scenario: values.scenario }),
+    ...(values["with-default"] === true ? { withDefault: true as const } : {}),
   };
 }
 
@@ -199,6 +210,7 @@ function parse(argv: readonly string[]) {
       "access-control-port": { type: "string" },
       "secrets-port": { type: "string" },
       scenario: { type: "string" },
+      "with-default": { type: "boolean" },
       clock: { type: "string" },
       start: { type: "string" },
       help: { type: "boolean", short: "h" },

@@ -57,11 +57,13 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       clock: command.clock,
       ...(command.start === undefined ? {} : { start: command.start }),
       ...(command.scenario === undefined ? {} : { scenario: command.scenario }),
+      ...(command.withDefault === true ? { withDefault: true } : {}),
       ...extra,
     });
   } catch (error) {
     if (error instanceof ScenarioDocumentError) {
-      io.stderr.write(`infra-doubles: --scenario ${command.scenario ?? ""}: ${error.message.replace(/^infra-doubles: /, "")}\n`);
+      const where = error.file === undefined ? `--scenario ${command.scenario ?? ""}: ` : "";
+      io.stderr.write(`infra-doubles: ${where}${error.message.replace(/^infra-doubles: /, "")}\n`);
       return EXIT_USAGE;
     }
     io.stderr.write(`infra-doubles: cannot start the server on ${command.host}:${command.port}: ${(error as Error).message}\n`);

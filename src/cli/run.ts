@@ -41,7 +41,7 @@ export function runScenarioFile(
   const doubles = createDoubles({ seed, clock: "manual", ...(options.start === undefined ? {} : { start: options.start }) });
   const lines = [`infra-doubles run ${file} (seed ${String(seed)})`];
   try {
-    const loaded = doubles.load(parseScenarioText(text, formatOf(file, text)) as ScenarioDocument);
+    const loaded = doubles.load(parseScenarioText(text, formatOf(file, text), file) as ScenarioDocument);
     if (loaded.document.description !== undefined) lines.push(`# ${loaded.document.description.trim().replace(/\n/g, "\n# ")}`);
     lines.push(`loaded at ${isoMillis(loaded.loadedAt)}`, ...describeNames(loaded.names).map((line) => `  ${line}`));
     out.write(`${lines.join("\n")}\n`);

@@ -3,13 +3,10 @@
  * the local server, runs each service's embedded default scenario on the server's origin, and says
  * what it built (a human banner, or one line of JSON).
  */
-import { readFileSync } from "node:fs";
 import { bindsBeyondLoopback, CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from "../interceptors/control.js";
 import type { RunningServer } from "../interceptors/server.js";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
-import type { ScenarioNames } from "../scenarios/document/load.js";
-import { formatOf, parseScenarioText } from "../scenarios/document/parse.js";
-import { validateScenario } from "../scenarios/document/validate.js";
+import { loadScenario, type ScenarioNames } from "../scenarios/document/load.js";
 import { DoublesCore } from "../scenarios/doubles-core.js";
 import { Doubles, createDoubles } from "../scenarios/doubles.js";
 import type { ServicePlugin } from "../scenarios/plugin.js";
@@ -49,10 +46,17 @@ export interface DevServerOptions {
   /** Where a `manual` or `advanceable` clock starts (ms since the epoch or RFC 3339). */
   readonly start?: number | string;
   /**
-   * A scenario document's file (JSON or YAML), loaded after the default scenarios; `POST /_sim/reset`
-   * goes back to the state right after it. Needs every service (the default doubles).
+   * A scenario document's file (JSON or YAML), served instead of the default scenarios (so the
+   * same document and seed give the same ids as `infra-doubles run` and `createDoubles({ seed,
+   * scenario })`); `POST /_sim/reset` goes back to the state right after it. Needs every service
+   * (the default doubles).
    */
   readonly scenario?: string;
+  /**
+   * With `scenario`: build the default scenarios first and load the document on top of them (its
+   * names must not clash with the default's, e.g. access-control policy `acl-read`). Default false.
+   */
+  readonly withDefault?: boolean;
 }
 
 /** A running dev server. */
@@ -68,7 +72,9 @@ export interface DevServer extends AsyncDisposable {
   readonly doubles: DoublesCore;
   /**
    * Per service key (`runs`, `accessControl`, `secrets`): what its default scenario returned (base
-   * URL, tokens, ...), or `{ bases }` for a service without a default scenario.
+   * URL, tokens, ...), or `{ baseUrl }` when a `scenario` document is served without the default
+   * (its names, the bootstrap and root tokens included, are in `scenario`), or `{ bases }` for a
+   * service without a default scenario.
    */
   readonly services: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The token `/_sim/` requests must send in `X-Infra-Doubles-Control-Token`, when there is one. */
@@ -82,8 +88,9 @@ export interface DevServer extends AsyncDisposable {
 }
 
 /**
- * Starts the dev server on the embedded default scenario. `POST /_sim/reset` returns to the state
- * right after the default scenarios ran.
+ * Starts the dev server on the embedded default scenario, or on the `scenario` document instead
+ * (on top of the default with `withDefault`). `POST /_sim/reset` returns to the state right after
+ * the default scenarios ran or the document was loaded.
  *
  * @returns the running server and what each service's default scenario returned.
  * @throws the listen error (e.g. `EADDRINUSE`) or a default scenario's error; nothing is left open.
@@ -100,14 +107,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   let document: unknown;
   if (options.scenario !== undefined) {
     if (!(doubles instanceof Doubles)) throw new ScenarioDocumentError("reference", [{ path: "", expected: "a scenario document needs every service (serve the default doubles)" }]);
-    let text: string;
-    try {
-      text = readFileSync(options.scenario, "utf8");
-    } catch (error) {
-      throw new ScenarioDocumentError("syntax", [{ path: "", expected: `a readable file: ${(error as Error).message}` }]);
-    }
     // Checked before the server starts: an invalid document never binds a port.
-    document = validateScenario(parseScenarioText(text, formatOf(options.scenario, text)));
+    document = loadScenario(options.scenario);
   }
   let scenario: ScenarioNames | undefined;
   const services: Record<string, Record<string, unknown>> = {};
@@ -118,12 +119,23 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
   };
+  const withDefault = document === undefined || options.withDefault === true;
   const build = (originOf: (key: string) => string): void => {
     for (const plugin of doubles.registeredPlugins) {
       const bases = plugin.serverBases(originOf(plugin.key));
-      services[plugin.key] = plugin.defaultScenario ? plugin.defaultScenario(doubles.controlsOf(plugin.key), bases) : { bases };
+      if (!withDefault) services[plugin.key] = bases.api === undefined ? { bases } : { baseUrl: bases.api };
+      else services[plugin.key] = plugin.defaultScenario ? plugin.defaultScenario(doubles.controlsOf(plugin.key), bases) : { bases };
     }
-    if (document !== undefined && doubles instanceof Doubles) scenario = doubles.load(document as never).names;
+    if (document === undefined || !(doubles instanceof Doubles)) return;
+    try {
+      scenario = doubles.load(document as never).names;
+    } catch (error) {
+      if (!(error instanceof ScenarioDocumentError) || !withDefault) throw error;
+      throw new ScenarioDocumentError(
+        error.kind,
+        error.problems.map((p) => ({ ...p, expected: `${p.expected} (loaded on top of the default scenario, as --with-default asks: drop it to serve the document alone)` })),
+      );
+    }
   };
   if (options.split === true) {
     const split = await doubles.listen({
@@ -247,7 +259,7 @@ export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services"
   lines.push(
     `  GET  ${control}/clock`,
     `  POST ${control}/clock/advance   {"by": "30s"}`,
-    `  POST ${control}/reset           (back to the starting state; the clock keeps its time)`,
+    `  POST ${control}/reset           (back to the starting world, its start time and its faults)`,
     `  POST ${control}/scenario        (a scenario document, JSON or YAML)`,
     `  GET  ${control}/                (every control route with its body shape)`,
     `  GET  ${control}/journal       (credentials masked; ?reveal=true shows them)`,

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { clockDurationMs } from "../simulator/kernel/clock.js";
 import { DomainError, isDomainError, UsageError, type DomainErrorCode } from "../simulator/kernel/errors.js";
-import type { Simulator, SimulatorSnapshot } from "../simulator/kernel/simulator.js";
+import type { Simulator } from "../simulator/kernel/simulator.js";
 import { isoMillis } from "../simulator/kernel/time.js";
 import { GO_MAX_JSON_DEPTH, goJsonSyntaxMessage, jsonDepthExceeds } from "./go-json-syntax.js";
 import type { Handler } from "./handler.js";
@@ -30,8 +30,11 @@ export interface PluginControlRoutes {
 /** What the control API acts on. */
 export interface ControlApiOptions {
   readonly sim: Simulator;
-  /** The state `POST /_sim/reset` goes back to (the state the server started with). */
-  readonly resetPoint: SimulatorSnapshot;
+  /**
+   * What `POST /_sim/reset` does: `doubles.reset()` (the starting world, the clock at its start,
+   * the starting faults, the journal emptied), one implementation for both.
+   */
+  readonly reset: () => void;
   /** The journal of the handler the control API is mounted on. */
   readonly journal: () => readonly JournalEntry[];
   readonly clearJournal: () => void;
@@ -72,7 +75,7 @@ export interface ClockView {
  * | Route | Body | Answer |
  * | --- | --- | --- |
  * | `GET /_sim` | | `{"routes": [{"route": "GET /_sim/clock", "body"?, "answer"?}, ...]}`: every control route mounted, core and per service, with the shapes its route table gives |
- * | `POST /_sim/reset` | | back to the starting state (the clock keeps its time; faults and journal emptied); `{"reset": true, "now", "epochMs", "advanceable"}` |
+ * | `POST /_sim/reset` | | `options.reset()` (`doubles.reset()`: the starting state, the clock back at its start when the doubles own it, the starting faults, the journal emptied); `{"reset": true, "now", "epochMs", "advanceable"}` |
  * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool}` |
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
  * | `GET /_sim/journal` | | `{"entries": [{"seq", "at", "epochMs", "durationMs", "service", "method", "url", "route", "operation", "status", "fault", "headers", "requestBody", "responseHeaders", "responseBody", "configurationFiles"?}]}` (service requests only; bodies as `{"text" or "base64", "size", "truncated"}`; credentials in the query, headers and JSON bodies masked as `***` unless `?reveal=true`) |
@@ -84,16 +87,16 @@ export interface ClockView {
  * | `GET /_sim/coverage` | | the coverage report of `doubles.coverage()` (`{"format": "infra-doubles-coverage/1", "services": {...}}`); 404 when coverage is off |
  *
  * @example
- * const mounts = controlMounts("http://127.0.0.1:8080", { sim, resetPoint: sim.snapshot(), journal: () => [], clearJournal: () => {} });
+ * const mounts = controlMounts("http://127.0.0.1:8080", { sim, reset: () => doubles.reset(), journal: () => [], clearJournal: () => {} });
  * // POST http://127.0.0.1:8080/_sim/clock/advance {"by":"10m"} -> {"now":"2024-01-01T00:10:00.000Z",...}
  */
 export function controlMounts(origin: string, options: ControlApiOptions): ServiceMount[] {
   const pluginMounts = (options.plugins ?? []).map(({ key, routes }) => ({
-    service: controlService(`${CONTROL_SERVICE}:${key}`, routes.map((route) => ({ ...route, base: "api" }))),
+    service: controlService(`${CONTROL_SERVICE}:${key}`, routes.map((route) => ({ ...route, base: "api" })), `${CONTROL_PREFIX}/${key}`),
     bases: { api: `${origin}${CONTROL_PREFIX}/${key}` },
   }));
   const listed = (options.plugins ?? []).map(({ key, routes }) => ({ prefix: `${CONTROL_PREFIX}/${key}`, routes }));
-  const core = controlService(CONTROL_SERVICE, coreRoutes(options, listed));
+  const core = controlService(CONTROL_SERVICE, coreRoutes(options, listed), CONTROL_PREFIX);
   return [...pluginMounts, { service: core, bases: { api: `${origin}${CONTROL_PREFIX}` } }];
 }
 
@@ -132,11 +135,9 @@ function coreRoutes(options: ControlApiOptions, plugins: readonly { readonly pre
     {
       method: "POST",
       path: "/reset",
-      doc: { answer: '200 {"reset": true, "now", "epochMs", "advanceable"}: the starting state again (the clock keeps its time; faults and journal emptied)' },
+      doc: { answer: '200 {"reset": true, "now", "epochMs", "advanceable"}: the starting state again (the clock back at its start, the starting faults, the journal emptied)' },
       handler: () => {
-        sim.restore(options.resetPoint);
-        options.clearJournal();
-        options.faults?.clear();
+        options.reset();
         return json(200, { reset: true, ...clockView(sim) });
       },
     },
@@ -315,26 +316,31 @@ function errorBody(status: number, code: string, message: string): SimResponse {
  * A control service: its routes, with library-misuse errors ({@link UsageError}, e.g. a bad
  * argument to a scenario control) answered as 400 instead of a library-bug 500, and a body nested
  * beyond {@link GO_MAX_JSON_DEPTH} levels refused (400 `malformed`) before any route walks it
- * (checked in one non-recursive pass, as the services check theirs).
+ * (checked in one non-recursive pass, as the services check theirs). Errors name the route as
+ * it is called (`_sim: cannot POST /_sim/runs/workspaces: ...`).
+ * @param prefix - the mount's path on the origin (`/_sim`, `/_sim/runs`).
  */
-function controlService(name: string, routes: readonly Route[]): HttpService {
+function controlService(name: string, routes: readonly Route[], prefix: string): HttpService {
   return {
     name,
     journaled: false,
-    routes: routes.map((route) => ({
-      ...route,
-      handler: async (ctx) => {
-        if (ctx.request.body.length > 0 && jsonDepthExceeds(bodyText(ctx.request), GO_MAX_JSON_DEPTH)) {
-          throw controlError("malformed", `${methodLabel(route)} ${route.path}`, "the body must be JSON: exceeded max depth");
-        }
-        try {
-          return await route.handler(ctx);
-        } catch (error) {
-          if (error instanceof UsageError) throw controlError("invalid", `${methodLabel(route)} ${route.path}`, error.message);
-          throw error;
-        }
-      },
-    })),
+    routes: routes.map((route) => {
+      const label = `${methodLabel(route)} ${prefix}${route.path === "/" ? "" : route.path}`;
+      return {
+        ...route,
+        handler: async (ctx) => {
+          if (ctx.request.body.length > 0 && jsonDepthExceeds(bodyText(ctx.request), GO_MAX_JSON_DEPTH)) {
+            throw controlError("malformed", label, "the body must be JSON: exceeded max depth");
+          }
+          try {
+            return await route.handler(ctx);
+          } catch (error) {
+            if (error instanceof UsageError) throw controlError("invalid", label, error.message);
+            throw error;
+          }
+        },
+      };
+    }),
     errorResponse: (error) => {
       if (!isDomainError(error)) return errorBody(500, "internal", String(error));
       const status = error.status ?? STATUS[error.code];

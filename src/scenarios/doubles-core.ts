@@ -22,7 +22,7 @@ import {
 import type { Duration } from "../simulator/kernel/duration.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { Simulator, type SimulatorSnapshot } from "../simulator/kernel/simulator.js";
-import { FaultSet } from "./faults/fault-set.js";
+import { FaultSet, type SavedFaults } from "./faults/fault-set.js";
 import type { FaultDefinition, FaultTarget } from "./faults/fault-definition.js";
 import { CoverageCollector } from "./coverage/collector.js";
 import { routeNamesOf, Vocabulary } from "../interceptors/vocabulary.js";
@@ -109,8 +109,8 @@ export interface InterceptOptions {
 export interface ListenOptions extends ServerOptions {
   /**
    * Runs once the server's origin is known and before the first request is answered (the dev
-   * server builds its default scenario here). `POST /_sim/reset` goes back to the state right
-   * after it.
+   * server builds its default scenario here). `POST /_sim/reset` and `doubles.reset()` go back
+   * to the state right after it.
    * @param origin - the server's origin, e.g. `http://127.0.0.1:8080`.
    */
   readonly setup?: (origin: string) => void;
@@ -244,7 +244,9 @@ export class DoublesCore {
   /** The one journal every handler of these doubles (nock's, each server's) appends to. */
   private readonly requestJournal: RequestJournal;
   /** Where {@link DoublesCore.reset} goes back to (default: the state right after construction). */
-  private resetPoint: SimulatorSnapshot | undefined;
+  private resetPoint: { readonly snapshot: SimulatorSnapshot; readonly faults: SavedFaults } | undefined;
+  /** Whether the clock was made here (from a `clock` name): only such a clock is set back by reset. */
+  private readonly ownsClock: boolean;
   /**
    * Faults applied to requests through every transport of these doubles (see `FaultDefinition`):
    * `add()` one (returns a handle with `remove()`), `list()`, `clear()` (in `afterEach`).
@@ -262,6 +264,7 @@ export class DoublesCore {
     this.plugins = plugins;
     this.options = options;
     this.clock = makeClock(options.clock, options.start);
+    this.ownsClock = typeof options.clock !== "object";
     this.requestJournal = new RequestJournal(options.journal);
     this.hostSuffix = options.uniqueOrigins === true ? `-${++uniqueOriginsCount}` : "";
     this.sim = new Simulator({
@@ -367,12 +370,32 @@ export class DoublesCore {
   }
 
   /**
-   * Back to the state right after creation (with `createDoubles({ scenario })`: right after the
-   * scenario was loaded); fixtures made since are gone. The clock keeps its time.
+   * Back to the starting world: the state right after creation, or right after the
+   * `createDoubles({ scenario })` document loaded, or right after `listen()` (after its `setup`,
+   * which the dev server builds its default scenario or `--scenario` document in). One reset,
+   * the same as `POST /_sim/reset` (which calls it):
+   * - every service's state as it was then; ids and secrets drawn again (same seed, same ids);
+   * - the clock back at that time, when these doubles made it (`clock: "manual"` or
+   *   `"advanceable"`; a `"system"` or `"fake-timers"` clock, or a {@link Clock} passed in, keeps
+   *   its time and moves due in between fire on the next request);
+   * - faults as they were then (the document's `faults`, counts from 0); faults added since are removed;
+   * - the request journal emptied.
+   * Coverage counts go on.
+   * @example
+   * const doubles = createDoubles({ scenario: "world.yaml" });
+   * doubles.advance("1h"); doubles.faults.add({ service: "runs", answer: "unavailable" });
+   * doubles.reset(); // the document's world at its start time, with only its own faults
    */
   reset(): void {
-    if (this.resetPoint === undefined) this.sim.reset();
-    else this.sim.restore(this.resetPoint);
+    const rewind = this.ownsClock;
+    if (this.resetPoint === undefined) {
+      this.sim.reset({ rewind });
+      this.faults.clear();
+    } else {
+      this.sim.restore(this.resetPoint.snapshot, { rewind });
+      this.faults.load(this.resetPoint.faults);
+    }
+    this.requestJournal.clear();
   }
 
   /**
@@ -383,9 +406,10 @@ export class DoublesCore {
     return [];
   }
 
-  /** Makes the current state the one {@link DoublesCore.reset} goes back to. */
+  /** Makes the current state, time and faults the ones {@link DoublesCore.reset} goes back to. */
   protected markResetPoint(): void {
-    this.resetPoint = this.sim.snapshot();
+    this.sim.catchUp();
+    this.resetPoint = { snapshot: this.sim.snapshot(), faults: this.faults.save() };
   }
 
   /**
@@ -442,7 +466,7 @@ export class DoublesCore {
 
   /**
    * A handler with every service on one origin, as the local server serves them, plus the `/_sim/`
-   * control API (see `controlMounts`): `POST /_sim/reset` goes back to the state at this call,
+   * control API (see `controlMounts`): `POST /_sim/reset` calls {@link DoublesCore.reset},
    * `GET /_sim/clock`, `POST /_sim/clock/advance`, `GET /_sim/journal`, and each plugin's
    * `controlRoutes` under `/_sim/<key>/`.
    * @param origin - the server's origin, e.g. `http://127.0.0.1:8080` (no trailing slash).
@@ -463,7 +487,7 @@ export class DoublesCore {
     plugins.push(...moreRoutes.filter((e) => !this.plugins.some((p) => p.key === e.key)));
     const control = controlMounts(base, {
       sim: this.sim,
-      resetPoint: this.sim.snapshot(),
+      reset: () => this.reset(),
       journal: () => holder.handler?.journal ?? [],
       clearJournal: () => holder.handler?.clearJournal(),
       plugins,
@@ -526,8 +550,8 @@ export class DoublesCore {
    * @param options.port - 0 (default) picks a free port (split mode: the first of consecutive ports).
    * @param options.host - interface to bind (default `127.0.0.1`).
    * @param options.setup - builds state once the origin is known (split mode: every origin, by
-   *   service key); `POST /_sim/reset` returns to the state after it (without `setup`: the state
-   *   when `listen()` was called).
+   *   service key); `POST /_sim/reset` and {@link DoublesCore.reset} return to the state (and
+   *   time, and faults) after it (without `setup`: when `listen()` was called).
    * @returns the running server (`url` is its origin), or in split mode the {@link SplitServers}
    *   (`urls` by service key); {@link DoublesCore.close} stops them too.
    * @throws {UsageError} for `ports` naming no service or ports beyond 65535; the listen error
@@ -546,6 +570,7 @@ export class DoublesCore {
     const token = this.controlTokenFor(controlToken, serverOptions.host);
     const server = await startServer((origin) => {
       setup?.(origin);
+      this.markResetPoint();
       return this.guarded(this.handlerFor(origin), origin, allowedHosts, token);
     }, serverOptions);
     const running: RunningServer = token === undefined ? server : Object.assign(server, { controlToken: token });
@@ -594,6 +619,7 @@ export class DoublesCore {
         servers[key] = token === undefined ? server : Object.assign(server, { controlToken: token });
       }
       setup?.(origins);
+      this.markResetPoint();
       for (const key of keys) {
         const origin = origins[key] ?? "";
         handlers.set(key, this.guarded(this.handlerFor(origin, [key]), origin, allowedHosts, token));

@@ -13,8 +13,13 @@ import type { SecretsScenario } from "./secrets/secrets-scenario.js";
 import type { PluginControlRoutes } from "../interceptors/control.js";
 import { documentControlRoutes, scenarioControlRoutes } from "./document/control-routes.js";
 import { loadScenario, type LoadedScenario } from "./document/load.js";
-import { formatOf, parseScenarioText, type ScenarioFormat } from "./document/parse.js";
+import { formatOf, parseScenarioText, readScenarioFile, type ScenarioFormat } from "./document/parse.js";
 import type { ScenarioDocument } from "./document/types.js";
+
+/** Whether a `scenario` string is a file path (one line ending in `.yaml`, `.yml` or `.json`), not a document's text. */
+function isScenarioPath(text: string): boolean {
+  return !/[\r\n]/.test(text) && /\.(ya?ml|json)\s*$/i.test(text) && !text.trimStart().startsWith("{");
+}
 
 /** Where each service answers through nock: `api` bases, and the run orchestration archive host. */
 export type DoublesBaseUrls = Record<string, Record<string, string>> & {
@@ -29,8 +34,10 @@ export type DoublesBaseUrls = Record<string, Record<string, string>> & {
 /** Options of {@link createDoubles}. */
 export interface DoublesOptions extends DoublesCoreOptions {
   /**
-   * A scenario document to load at creation (an object, or its JSON or YAML text); `reset()` goes
-   * back to the state right after it. Its timeline is played by `doubles.scenario.play()`.
+   * A scenario document to load at creation: an object (e.g. from `loadScenario(path)`), the path
+   * of its file (one line ending in `.yaml`, `.yml` or `.json`, relative to the working
+   * directory), or its JSON or YAML text; `reset()` goes back to the state right after it. Its
+   * timeline is played by `doubles.scenario.play()`. Errors name the file, line and column.
    */
   readonly scenario?: ScenarioDocument | string;
 }
@@ -78,19 +85,22 @@ export class Doubles extends DoublesCore {
 
   /**
    * Loads a scenario document: its fixtures now, its timeline ready to `play()`. All or nothing.
-   * @param document - the document, or its JSON or YAML text.
+   * @param document - the document, the path of its file (one line ending in `.yaml`, `.yml` or
+   *   `.json`), or its JSON or YAML text.
    * @param options.format - the text's format (default: JSON when it starts with `{`, else YAML).
    * @returns the names its fixtures resolved to (ids, tokens) and `play()`.
    * @throws {ScenarioDocumentError} with the JSON pointer and what was expected, for a document that
    *   is not JSON/YAML, does not fit the schema, names something unknown, or asks for a fixture the
-   *   service refuses.
+   *   service refuses; with the file, line and column when it was read from a file or text
+   *   (`world.yaml:12:5: /runs/workspaces/0/organisation: unknown property (did you mean "organization"?); ...`).
    * @example
    * const loaded = doubles.load("runs:\n  organizations: [{ name: acme }]\n  workspaces: [{ name: prod, organization: acme }]\n");
    * loaded.names.runs.workspaces["acme/prod"] // "ws-..."
    */
   load(document: ScenarioDocument | string, options: { readonly format?: ScenarioFormat } = {}): LoadedScenario {
-    const parsed = typeof document === "string" ? parseScenarioText(document, options.format ?? formatOf(undefined, document)) : document;
-    return loadScenario(this, parsed);
+    if (typeof document !== "string") return loadScenario(this, document);
+    if (isScenarioPath(document)) return loadScenario(this, readScenarioFile(document));
+    return loadScenario(this, parseScenarioText(document, options.format ?? formatOf(undefined, document)));
   }
 
   // typed service getters are listed here

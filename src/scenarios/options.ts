@@ -122,7 +122,7 @@ export function checkDoublesOptions(options: unknown, plugins: readonly ServiceP
   }
   const { scenario } = options;
   if (scenario !== undefined && typeof scenario !== "string" && !isPlainObject(scenario)) {
-    throw new UsageError(`createDoubles: option "scenario" must be a scenario document (an object) or its JSON or YAML text, not ${describe(scenario)}`);
+    throw new UsageError(`createDoubles: option "scenario" must be a scenario document (an object), its file's path or its JSON or YAML text, not ${describe(scenario)}`);
   }
   if (options.coverage !== undefined && typeof options.coverage !== "boolean") {
     throw new UsageError(`createDoubles: option "coverage" must be true or false, not ${describe(options.coverage)}`);

@@ -5,7 +5,7 @@
  * checks them.
  */
 import { execFileSync, execSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { EventEmitter } from "node:events";
@@ -52,6 +52,19 @@ describe("infra-doubles run, in process", () => {
     });
   }
 
+  it("plays the yaml guide's example exactly as the guide prints it: exit 0, the guide's transcript", async () => {
+    const guide = readFileSync(join(root, "docs/guides/script-a-world-in-yaml.md"), "utf8");
+    const document = /```yaml\n([\s\S]*?)```/.exec(guide)?.[1] ?? "";
+    const printed = /```text\n(infra-doubles run world\.yaml[\s\S]*?)```/.exec(guide)?.[1] ?? "";
+    expect(document).toContain("expire: { accessControl: ci }");
+    const path = join(mkdtempSync(join(tmpdir(), "infra-doubles-guide-")), "world.yaml");
+    writeFileSync(path, document);
+    const result = await run(["run", path, "--seed", "1"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout.replace(path, "world.yaml")).toBe(printed);
+  });
+
   it("gives other ids with another seed, the same with the same seed", async () => {
     const path = join(root, "examples/scenarios/runs.yaml");
     const seven = await run(["run", path, "--seed", "7"]);
@@ -79,7 +92,7 @@ describe("infra-doubles run, in process", () => {
     const path = file("invalid.json", JSON.stringify({ runs: { workspaces: [{ name: "prod", organization: 42 }] } }));
     const result = await run(["run", path]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("infra-doubles: scenario document: /runs/workspaces/0/organization: must be string (got 42)\n");
+    expect(result.stderr).toBe(`infra-doubles: ${path}:1:39: /runs/workspaces/0/organization: must be string (got 42)\n`);
   });
 
   it("exits 2 for a timeline step naming an unknown workspace, after the steps played", async () => {
@@ -93,7 +106,7 @@ describe("infra-doubles run, in process", () => {
     expect((await run(["run", join(work, "missing.yaml")])).code).toBe(2);
     const broken = await run(["run", file("broken.yaml", "runs: [\n")]);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/valid YAML at line/);
+    expect(broken.stderr).toMatch(/broken\.yaml:2:\d+: \(document\): valid YAML: /);
     expect((await run(["run"])).stderr).toContain("run needs a scenario document");
     expect((await run(["run", "x.yaml", "--port", "1"])).stderr).toContain("--port is an option of serve, not run");
     expect((await run(["run", "x.yaml", "--start", "yesterday"])).stderr).toContain("--start must be an RFC 3339 time");

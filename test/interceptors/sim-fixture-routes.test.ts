@@ -105,7 +105,7 @@ describe("POST /_sim/scenario and GET /_sim/", () => {
     const loaded = await call("POST", "/scenario?play=true", yaml, "application/yaml");
     expect(loaded).toMatchObject({ status: 201, body: { names: { secrets: { tokens: { reader: expect.stringMatching(/^s\./) } } }, transcript: { ok: true, passed: 1, failed: 0 } } });
     expect(await call("GET", "/secrets/node-state")).toMatchObject({ body: { state: "sealed" } });
-    expect(await call("POST", "/reset")).toMatchObject({ status: 200, body: { now: "2024-01-01T00:05:00.000Z" } });
+    expect(await call("POST", "/reset")).toMatchObject({ status: 200, body: { now: "2024-01-01T00:00:00.000Z" } });
     expect(await call("GET", "/secrets/node-state")).toMatchObject({ body: { state: "active" } });
   });
 

@@ -11,6 +11,7 @@ import { addFault, applyNodeState, at, defined, NameResolver, type ScenarioNames
 import { playTimeline, type PlayOptions, type ScenarioTranscript } from "./timeline.js";
 import type { ScenarioDocument } from "./types.js";
 import { validateScenario } from "./validate.js";
+import { locate, readScenarioFile } from "./parse.js";
 
 export type { ScenarioNames, ScenarioTarget } from "./target.js";
 
@@ -237,19 +238,49 @@ function loadSecrets(target: ScenarioTarget, doc: ScenarioDocument, resolve: Nam
 }
 
 /**
+ * Reads a scenario document file (JSON or YAML) and checks it against the schema, without loading
+ * it anywhere: give the result to `createDoubles({ scenario })` or `doubles.load()`. Errors found
+ * then (a reference, a refused fixture) still name the file, line and column.
+ * @param path - the file's path (`.json`: JSON; `.yaml`/`.yml`: YAML; else by its text).
+ * @returns the document, typed.
+ * @throws {ScenarioDocumentError} for a file that cannot be read (`syntax`), is not JSON/YAML
+ *   (`syntax`, with its line and column) or does not fit the schema (`schema`), each problem as
+ *   `file:line:column: pointer: what was expected`, e.g.
+ *   `world.yaml:3:5: /runs/workspaces/0/organisation: unknown property (did you mean "organization"?); allowed here: ...`.
+ * @example
+ * const world = loadScenario("test/world.yaml");
+ * const doubles = createDoubles({ seed: 1, scenario: world }); // or scenario: "test/world.yaml"
+ */
+export function loadScenario(path: string): ScenarioDocument;
+/**
  * Loads `document` into `target`: validates it against the schema, then makes the fixtures of
  * each service (runs, access control, secrets, in that order; within a service in the order the
  * types list them), then its faults. Nothing is kept when it fails.
  * @returns the names the document's fixtures resolved to, and its timeline ready to play.
  * @throws {ScenarioDocumentError} for a document that does not fit the schema (`schema`), names
  *   something unknown (`reference`), or a fixture the service refuses (`fixture`), with the JSON
- *   pointer of the culprit.
+ *   pointer of the culprit (and its file, line and column when the document was read from text).
  * @example
  * const loaded = loadScenario(doubles, { runs: { organizations: [{ name: "acme" }] } });
  * loaded.names.runs.workspaces // {}
  */
-export function loadScenario(target: ScenarioTarget, document: unknown): LoadedScenario {
-  const doc = validateScenario(document);
+export function loadScenario(target: ScenarioTarget, document: unknown): LoadedScenario;
+export function loadScenario(targetOrPath: ScenarioTarget | string, document?: unknown): LoadedScenario | ScenarioDocument {
+  if (typeof targetOrPath === "string") {
+    const parsed = readScenarioFile(targetOrPath);
+    try {
+      return validateScenario(parsed);
+    } catch (error) {
+      throw locate(error, parsed);
+    }
+  }
+  const target = targetOrPath;
+  let doc: ScenarioDocument;
+  try {
+    doc = validateScenario(document);
+  } catch (error) {
+    throw locate(error, document);
+  }
   const names = emptyNames(target);
   const resolve = new NameResolver(target, names);
   const before = target.sim.snapshot();
@@ -262,13 +293,19 @@ export function loadScenario(target: ScenarioTarget, document: unknown): LoadedS
   } catch (error) {
     for (const id of faults) target.faults.remove(id);
     target.sim.restore(before);
-    throw error;
+    throw locate(error, document);
   }
   const loadedAt = target.sim.now();
   return {
     document: doc,
     names,
     loadedAt,
-    play: (options = {}) => playTimeline(target, doc, resolve, loadedAt, options),
+    play: (options = {}) => {
+      try {
+        return playTimeline(target, doc, resolve, loadedAt, options);
+      } catch (error) {
+        throw locate(error, document);
+      }
+    },
   };
 }

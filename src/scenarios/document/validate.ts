@@ -95,6 +95,16 @@ function problemsOf(errors: readonly ErrorObject[], document: unknown): Scenario
         add(path, `${error.message ?? error.keyword} (got ${shown(valueAt(document, path))})`);
     }
   }
+  // A misspelt property is also a missing one: say it once, as the misspelling with its guess.
+  for (const error of errors) {
+    if (error.keyword !== "required") continue;
+    const missing = String((error.params as Record<string, unknown>).missingProperty);
+    const misspelt = [...byPath.entries()].some(([path, texts]) => path.startsWith(`${error.instancePath}/`) && !path.slice(error.instancePath.length + 1).includes("/") && texts.some((t) => t.startsWith(`unknown property (did you mean "${missing}"?)`)));
+    if (!misspelt) continue;
+    const list = (byPath.get(error.instancePath) ?? []).filter((text) => text !== `missing property "${missing}"`);
+    if (list.length === 0) byPath.delete(error.instancePath);
+    else byPath.set(error.instancePath, list);
+  }
   for (const [path, list] of types) add(path, `must be ${[...new Set(list)].join(" or ")} (got ${shown(valueAt(document, path))})`);
   for (const error of errors) {
     if ((error.keyword === "anyOf" || error.keyword === "oneOf") && !byPath.has(error.instancePath)) {

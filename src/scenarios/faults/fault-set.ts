@@ -8,7 +8,7 @@
  * Implements issue 10 item 1; DESIGN.md "Faults".
  */
 import type { FaultPlan, FaultQuery, FaultSource } from "../../interceptors/faults.js";
-import { IdSource } from "../../simulator/kernel/ids.js";
+import { IdSource, type IdState } from "../../simulator/kernel/ids.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { isoMillis } from "../../simulator/kernel/time.js";
 import { checkFault, type CheckedFault, type FaultDefinition, type FaultTarget } from "./fault-definition.js";
@@ -38,6 +38,14 @@ export interface FaultHandle {
   readonly seen: number;
   /** Removes the fault. Safe to call twice. */
   remove(): void;
+}
+
+/** Faults as {@link FaultSet.save} took them (opaque: give it back to {@link FaultSet.load}). */
+export interface SavedFaults {
+  /** The checked faults, in order (internal form). */
+  readonly faults: readonly unknown[];
+  readonly nextId: number;
+  readonly random: Readonly<IdState>;
 }
 
 interface LiveFault {
@@ -143,6 +151,27 @@ export class FaultSet implements FaultSource {
   clear(): void {
     this.faults.length = 0;
     this.nextId = 1;
+  }
+
+  /**
+   * The faults as they stand (definitions, ids, order, the next id, the probability draws), for
+   * {@link FaultSet.load}: what a reset of the doubles goes back to.
+   * @example const saved = doubles.faults.save();
+   */
+  save(): SavedFaults {
+    return { faults: this.faults.map((f) => f.checked), nextId: this.nextId, random: this.random.save() };
+  }
+
+  /**
+   * Puts back faults taken by {@link FaultSet.save}: every fault added since is removed, and the
+   * saved ones count from 0 again (`seen`, `applied`, `times`).
+   * @example doubles.faults.load(saved);
+   */
+  load(saved: SavedFaults): void {
+    this.faults.length = 0;
+    for (const checked of saved.faults as readonly CheckedFault[]) this.faults.push({ checked, seen: 0, applied: 0 });
+    this.nextId = saved.nextId;
+    this.random.load([...saved.random] as IdState);
   }
 
   /**

@@ -6,17 +6,21 @@
  * | --- | --- | --- |
  * | `POST /_sim/runs/organizations` | `{"name": "acme"}` | `{"name"}` |
  * | `POST /_sim/runs/workspaces` | `{"organization", "name"?, "autoApply"?, "vcsRepo"?: {"identifier", "branch"?, "provider"?, "htmlUrl"?}}` | `{"id", "name", "organization"}` |
- * | `POST /_sim/runs/users` | `{"username"?, "siteAdmin"?, "permissions"?: {"ws-...": "admin"}}` | `{"id", "username", "token"}` |
- * | `POST /_sim/runs/outcomes` | an outcome script plus `"workspaceId"`, `"runId"` or `"next": true` (with a workspace) | `{"ok": true}` |
+ * | `POST /_sim/runs/users` | `{"username"?, "siteAdmin"?, "permissions"?: {"acme/prod" or "ws-...": "admin"}}` | `{"id", "username", "token"}` |
+ * | `POST /_sim/runs/outcomes` | an outcome script plus `"workspaceId"` (an id or `"acme/prod"`), `"runId"` or `"next": true` (with a workspace) | `{"ok": true}` |
  * | `POST /_sim/runs/cool-off` | `{"duration": "30s"}` | `{"ok": true}` |
  * | `POST /_sim/runs/workspaces/:workspace_id/commits` | commit options (`files` as a path -> content map) | `{"configurationVersionId", "ingressAttributesId"}` |
  * | `POST /_sim/runs/runs/:run_id/step` | | `{"status"}` (also `cv-...` ids: completes a VCS fetch) |
  * | `GET /_sim/runs/runs/:run_id` | | the run as `runs.run(id)` reads it |
  *
- * Bad input answers 400 (`UsageError`).
+ * Bad input answers 400 (`UsageError`); a property the route does not know is refused as the
+ * document routes refuse it, naming the nearest valid one (`/organisation: unknown property (did
+ * you mean "organization"?); allowed here: ...`). A workspace is named by its id,
+ * `organization/name`, or its name when unique, wherever the routes take one.
  */
 import { bodyText, json, type Route } from "../../interceptors/http.js";
 import { UsageError } from "../../simulator/kernel/errors.js";
+import { nearest } from "../options.js";
 import type { PermissionLevel } from "../../simulator/runs/state.js";
 import type { CommitOptions, OutcomeScript, RunsScenario } from "./runs-scenario.js";
 
@@ -31,6 +35,23 @@ function body(text: string): Json {
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("runs: the body must be a JSON object");
   return parsed as Json;
+}
+
+/** The properties of an outcome script (`OutcomeScript`). */
+const OUTCOME_KEYS = ["plan", "costEstimation", "policyCheck", "apply", "prePlanTasks", "postPlanTasks", "interrupt", "resources", "progression", "durations"];
+
+/**
+ * Refuses a property not in `allowed` (at `prefix`), as the scenario document routes word it.
+ * @throws {UsageError} `/organisation: unknown property (did you mean "organization"?); allowed here: ...`
+ */
+function only(body: Json, allowed: readonly string[], prefix = ""): void {
+  const problems = Object.keys(body)
+    .filter((key) => !allowed.includes(key))
+    .map((key) => {
+      const guess = nearest(key, allowed);
+      return `${prefix}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}: unknown property${guess === undefined ? "" : ` (did you mean "${guess}"?)`}; allowed here: ${allowed.join(", ")}`;
+    });
+  if (problems.length > 0) throw new UsageError(problems.join("; "));
 }
 
 function str(value: unknown, name: string, optional = true): string | undefined {
@@ -77,7 +98,9 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
       doc: { body: '{"name"?: string (default "acme")}', answer: '201 {"name"}' },
       handler: ({ request }) => {
         const b = body(bodyText(request));
-        return json(201, { name: controls.addOrganization(str(b.name, "name") ?? "acme") });
+        only(b, ["name", "email"]);
+        const email = str(b.email, "email");
+        return json(201, { name: controls.addOrganization(str(b.name, "name") ?? "acme", email === undefined ? {} : { email }) });
       },
     },
     {
@@ -86,11 +109,13 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
       doc: { body: '{"organization": string, "name"?, "autoApply"?: boolean, "vcsRepo"?: {"identifier", "branch"?, "provider"?, "htmlUrl"?}}', answer: '201 {"id", "name", "organization"}' },
       handler: ({ request }) => {
         const b = body(bodyText(request));
+        only(b, ["organization", "name", "autoApply", "vcsRepo"]);
         const organization = str(b.organization, "organization", false) ?? "";
         const repo = b.vcsRepo;
         if (repo !== undefined && (repo === null || typeof repo !== "object" || Array.isArray(repo))) {
           throw new UsageError('runs: "vcsRepo" must be an object like {"identifier": "owner/repo"}');
         }
+        if (repo !== undefined) only(repo as Json, ["identifier", "branch", "provider", "htmlUrl"], "/vcsRepo");
         const name = str(b.name, "name");
         const autoApply = bool(b.autoApply, "autoApply");
         const workspace = controls.addWorkspace(organization, {
@@ -104,12 +129,14 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/users",
-      doc: { body: '{"username"?, "siteAdmin"?: boolean, "permissions"?: {"ws-...": "read" | "plan" | "write" | "admin"}, "organizationAccess"?: {"<organization>": level}}', answer: '201 {"id", "username", "token"}' },
+      doc: { body: '{"username"?, "siteAdmin"?: boolean, "permissions"?: {"acme/prod" | "ws-...": "read" | "plan" | "write" | "admin"}, "organizationAccess"?: {"<organization>": level}}', answer: '201 {"id", "username", "token"}' },
       handler: ({ request }) => {
         const b = body(bodyText(request));
+        only(b, ["username", "siteAdmin", "permissions", "organizationAccess"]);
         const username = str(b.username, "username");
         const siteAdmin = bool(b.siteAdmin, "siteAdmin");
-        const permissions = levels(b.permissions, "permissions");
+        const given = levels(b.permissions, "permissions");
+        const permissions = given === undefined ? undefined : Object.fromEntries(Object.entries(given).map(([ref, level]) => [controls.workspaceId(ref), level]));
         const organizationAccess = levels(b.organizationAccess, "organizationAccess");
         const user = controls.addUser({
           ...(username !== undefined ? { username } : {}),
@@ -123,10 +150,13 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/outcomes",
-      doc: { body: 'an outcome script {"plan"?, "apply"?, "policyCheck"?, "costEstimation"?, "progression"?, "durations"?, ...} plus "workspaceId"?, "runId"? or "next": true (with a workspace)', answer: '200 {"ok": true}' },
+      doc: { body: 'an outcome script {"plan"?, "apply"?, "policyCheck"?, "costEstimation"?, "progression"?, "durations"?, ...} plus "workspaceId"? (an id or "organization/name"), "runId"? or "next": true (with a workspace)', answer: '200 {"ok": true}' },
       handler: ({ request }) => {
-        const { workspaceId, runId, next, ...script } = body(bodyText(request));
-        const ws = str(workspaceId, "workspaceId");
+        const all = body(bodyText(request));
+        only(all, ["workspaceId", "runId", "next", ...OUTCOME_KEYS]);
+        const { workspaceId, runId, next, ...script } = all;
+        const named = str(workspaceId, "workspaceId");
+        const ws = named === undefined ? undefined : controls.workspaceId(named);
         const run = str(runId, "runId");
         if (run !== undefined) controls.setRunOutcome(run, script as OutcomeScript);
         else if (ws !== undefined && bool(next, "next")) controls.nextRun(ws, script as OutcomeScript);
@@ -140,7 +170,9 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
       path: "/cool-off",
       doc: { body: '{"duration": "30s" | ms}', answer: '200 {"ok": true}' },
       handler: ({ request }) => {
-        const { duration } = body(bodyText(request));
+        const all = body(bodyText(request));
+        only(all, ["duration"]);
+        const { duration } = all;
         if (typeof duration !== "string" && typeof duration !== "number") throw new UsageError('runs: "duration" must be a duration string or milliseconds');
         controls.setCoolOff(duration);
         return json(200, { ok: true });
@@ -152,10 +184,11 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
       doc: { body: '{"message"?, "branch"?, "sha"?, "senderUsername"?, "tag"?, "pullRequest"?: {"number", "title"?, "body"?}, "files"?: {"path": "content"}, "fetch"?: "succeeds" | "errors"}', answer: '201 {"configurationVersionId", "ingressAttributesId"}' },
       handler: ({ request, params }) => {
         const b = body(bodyText(request)) as CommitOptions & Json;
+        only(b, ["message", "branch", "sha", "senderUsername", "tag", "pullRequest", "files", "fetch"]);
         if (b.files !== undefined && (b.files === null || typeof b.files !== "object" || Array.isArray(b.files))) {
           throw new UsageError('runs: "files" must be an object of path -> content');
         }
-        return json(201, controls.pushCommit(params.workspace_id ?? "", b));
+        return json(201, controls.pushCommit(controls.workspaceId(params.workspace_id ?? ""), b));
       },
     },
     {

@@ -648,6 +648,28 @@ export class RunsScenario {
   }
 
   /**
+   * The id of a workspace named as the scenario documents and the guides name it: its id
+   * (`ws-...`), `organization/name`, or `name` when one organization only has it.
+   * @throws {UsageError} for no such workspace, or a bare name several organizations use.
+   * @example runs.workspaceId("acme/prod") // "ws-..."
+   */
+  workspaceId(ref: string): string {
+    return this.read((state) => {
+      if (state.workspaces[ref] !== undefined) return ref;
+      const slash = ref.indexOf("/");
+      const matches = Object.values(state.workspaces).filter((w) =>
+        slash < 0 ? w.name === ref : w.organization === ref.slice(0, slash) && w.name === ref.slice(slash + 1),
+      );
+      if (matches.length > 1) {
+        throw new UsageError(`workspace "${ref}" is ambiguous: name it "organization/name" (${matches.map((w) => `${w.organization}/${w.name}`).join(", ")})`);
+      }
+      const match = matches[0];
+      if (match === undefined) throw new UsageError(`unknown workspace "${ref}" (give its id, "organization/name" or its name)`);
+      return match.id;
+    });
+  }
+
+  /**
    * A workspace (a copy): settings, lock holder, most recently used configuration version.
    * @throws {UsageError} for an unknown workspace.
    * @example

@@ -45,6 +45,12 @@ export interface Clock {
    * by themselves implement it. Returns a cancel function. The timer never keeps the process alive.
    */
   wakeAt?(at: number, callback: () => void): () => void;
+  /**
+   * Sets the time back to `to` (ms since the epoch): only the doubles' reset calls it, together
+   * with the state of that time (`Simulator.restore(snapshot, { rewind: true })`), so no move
+   * fires twice. Clocks that follow a time they do not own (system, fake timers) do not have it.
+   */
+  rewind?(to: number): void;
 }
 
 /** Anything a clock can be set to: a `Date`, ms since the epoch, or an ISO 8601 string. */
@@ -128,6 +134,16 @@ export class ManualClock implements Clock {
     this.current = ms;
     this.listeners.emit(this.current);
     return this.current;
+  }
+
+  /**
+   * Sets the time back (or forward) to `to`, for a reset that puts back the state of that time.
+   * @throws {UsageError} for a time a `Date` cannot hold.
+   * @example clock.rewind(Date.UTC(2024, 0, 1))
+   */
+  rewind(to: number): void {
+    this.current = toEpochMs(to);
+    this.listeners.emit(this.current);
   }
 
   onChange(listener: ClockListener): () => void {
@@ -224,6 +240,17 @@ export class AdvanceableClock implements Clock {
     const now = this.now();
     this.listeners.emit(now);
     return now;
+  }
+
+  /**
+   * Sets the time back (or forward) to `to`, from where it runs on at the base clock's pace: for a
+   * reset that puts back the state of that time.
+   * @throws {UsageError} for a time a `Date` cannot hold.
+   * @example clock.rewind(Date.UTC(2024, 0, 1))
+   */
+  rewind(to: number): void {
+    this.offset = toEpochMs(to) - this.base.now();
+    this.listeners.emit(this.now());
   }
 
   /** Subscribes to {@link AdvanceableClock.advance} and to hand-made moves of the base clock. */

@@ -346,12 +346,16 @@ export class Simulator {
   }
 
   /**
-   * Puts back a state taken by {@link Simulator.snapshot}. Time does not go back: the clock is not
-   * touched, and simulator time stays at least where it is (moves that fell due in between fire
-   * on the next catch-up, at the current time). Blocked reads are released to look again.
+   * Puts back a state taken by {@link Simulator.snapshot}. By default time does not go back: the
+   * clock is not touched, and simulator time stays at least where it is (moves that fell due in
+   * between fire on the next catch-up, at the current time). With `rewind` and a clock that can
+   * be set back (`ManualClock`, `AdvanceableClock`), the clock goes back to the snapshot's time
+   * too, so the moves the snapshot had scheduled fire at their own times again (what a reset of
+   * the doubles does). Blocked reads are released to look again.
+   * @param options.rewind - set the clock back to the snapshot's time when it can (default false).
    * @throws {UsageError} when the snapshot comes from a simulator with other services.
    */
-  restore(snapshot: SimulatorSnapshot): void {
+  restore(snapshot: SimulatorSnapshot, options: { readonly rewind?: boolean } = {}): void {
     const names = Object.keys(snapshot.services ?? {});
     if (names.length !== this.definitions.size || names.some((name) => !this.definitions.has(name))) {
       throw new UsageError(
@@ -364,13 +368,22 @@ export class Simulator {
     this.ids.load(copy.ids);
     this.blobs = new Map(Object.entries(copy.blobs));
     this.blobSeq = copy.blobSeq;
-    this.lastNow = Math.max(this.lastNow, copy.lastNow);
+    if (options.rewind === true && typeof this.clock.rewind === "function") {
+      // lastNow first: the catch-up the clock's listeners run then sees the snapshot's time.
+      this.lastNow = copy.lastNow;
+      this.clock.rewind(copy.lastNow);
+    } else {
+      this.lastNow = Math.max(this.lastNow, copy.lastNow);
+    }
     this.changed();
   }
 
-  /** Back to the state right after construction (same seed, so the same ids again). */
-  reset(): void {
-    this.restore(this.initial);
+  /**
+   * Back to the state right after construction (same seed, so the same ids again).
+   * @param options.rewind - also set the clock back to the construction time when it can.
+   */
+  reset(options: { readonly rewind?: boolean } = {}): void {
+    this.restore(this.initial, options);
   }
 
   private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {

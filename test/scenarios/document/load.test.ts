@@ -162,7 +162,7 @@ describe("scenario documents: names, seeds and refusals", () => {
   });
 
   it("reports a YAML syntax error with its line", () => {
-    expect(() => createDoubles().load("runs:\n  organizations: [\n")).toThrow(/valid YAML at line \d+/);
+    expect(() => createDoubles().load("runs:\n  organizations: [\n")).toThrow(/line 3, column 1: \(document\): valid YAML: /);
   });
 
   it("goes back to the state right after the scenario on reset()", () => {
