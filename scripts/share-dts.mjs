@@ -53,7 +53,15 @@ for (const [subpath, target] of Object.entries(exports)) {
   }
   if (dirname(resolve(root, runtime)) !== dirname(cjsFile)) throw new Error(`share-dts: "${subpath}": ${runtime} is not beside ${cjs}`);
   if (!existsSync(cjsFile)) throw new Error(`share-dts: "${subpath}": ${cjs} is missing (run tsup first)`);
-  const declarations = readFileSync(cjsFile, "utf8");
+  let declarations = readFileSync(cjsFile, "utf8");
+  // A module augmentation (`declare module "vitest"`) of a package's re-exported interface (vitest's
+  // TestContext is @vitest/runner's) took effect only when the package's declarations came before it
+  // in the consumer's program: a consumer whose first file imported infra-doubles/vitest before
+  // vitest got `Property 'doubles' does not exist on type 'TestContext'` (issue 22). The declarations
+  // import nothing from it (tsup drops the source's reference), so they reference its types first.
+  const augmented = [...new Set(Array.from(declarations.matchAll(/^declare module ["']((?!node:|\.)[^"']+)["']/gm), (match) => match[1]))];
+  const references = augmented.filter((name) => !declarations.includes(`/// <reference types="${name}" />`)).map((name) => `/// <reference types="${name}" />\n`).join("");
+  if (references !== "") writeFileSync(cjsFile, (declarations = references + declarations));
   if (readAsEsm(declarations)) {
     const name = basename(runtime);
     const importers = readdirSync(dirname(cjsFile)).filter((file) => file.endsWith(".d.cts") && new RegExp(`from '\\./${name.replace(/[.$]/g, "\\$&")}'`).test(readFileSync(join(dirname(cjsFile), file), "utf8")));

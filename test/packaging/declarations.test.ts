@@ -10,6 +10,14 @@
  * project's TypeScript, `module: "nodenext"`, `skipLibCheck: false`, against the built declarations
  * (dist/, built when missing, as `npm test` builds before vitest), installed in a temporary
  * consumer as a symlink to the package. .ci/run checks the same files in its packed-tarball consumer.
+ *
+ * The vitest entry's test context (vitest-context.mts, vitest-context.cts): `useDoubles()`'s
+ * `({ doubles }) => ...`, as docs/guides/run-tests-concurrently.md prints it, types in a consumer's
+ * test file through the entry's `declare module "vitest"` augmentation, also when the program's
+ * first file (esm.mts here) imports infra-doubles/vitest before vitest: it failed then with
+ * `Property 'doubles' does not exist on type 'TestContext'` until the declarations referenced
+ * vitest's types (scripts/share-dts.mjs). An augmentation reaches only the vitest the package
+ * resolves, so the consumer's peers are the package's own when it has them.
  */
 import { execFileSync, execSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -29,8 +37,12 @@ beforeAll(() => {
   cpSync(fixtures, consumer, { recursive: true });
   mkdirSync(join(consumer, "node_modules"));
   symlinkSync(pkg, join(consumer, "node_modules", "infra-doubles"), "dir");
-  // The consumer's own copies of the peer dependencies (the same files the package resolves).
-  for (const peer of ["msw", "fast-check", "vitest"]) symlinkSync(join(root, "node_modules", peer), join(consumer, "node_modules", peer), "dir");
+  // The consumer's own copies of the peer dependencies: the same files the package resolves (its
+  // own node_modules' when it has them, as DECLARATIONS_PACKAGE's may).
+  for (const peer of ["msw", "fast-check", "vitest"]) {
+    const own = join(pkg, "node_modules", peer);
+    symlinkSync(existsSync(own) ? own : join(root, "node_modules", peer), join(consumer, "node_modules", peer), "dir");
+  }
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "types-consumer", private: true, type: "commonjs" }));
 }, 180_000);
 
@@ -63,10 +75,11 @@ function typeCheck(files: string[]): string {
 }
 
 describe("a consumer's type check against the built declarations", () => {
-  /** One tsc run for both files (a program takes 10-25 s here); each test reads its file's lines. */
+  const files = ["mixed-resolution.cts", "esm.mts", "vitest-context.mts", "vitest-context.cts"];
+  /** One tsc run for all the files (a program takes 10-25 s here); each test reads its file's lines. */
   let diagnostics: string[] = [];
   beforeAll(() => {
-    diagnostics = typeCheck(["mixed-resolution.cts", "esm.mts"]).split("\n").filter((line) => line.trim() !== "");
+    diagnostics = typeCheck(files).split("\n").filter((line) => line.trim() !== "");
   }, 180_000);
   const of = (file: string): string => {
     const start = diagnostics.findIndex((line) => line.startsWith(file));
@@ -81,7 +94,15 @@ describe("a consumer's type check against the built declarations", () => {
     expect(of("esm.mts")).toBe("");
   });
 
+  it("an ES module's tests take useDoubles()'s doubles from their context: ({ doubles }) => ...", () => {
+    expect(of("vitest-context.mts")).toBe("");
+  });
+
+  it("so do a CommonJS module's tests", () => {
+    expect(of("vitest-context.cts")).toBe("");
+  });
+
   it("nothing else fails", () => {
-    expect(diagnostics.filter((line) => /^\S/.test(line) && !line.startsWith("mixed-resolution.cts") && !line.startsWith("esm.mts"))).toEqual([]);
+    expect(diagnostics.filter((line) => /^\S/.test(line) && !files.some((file) => line.startsWith(file)))).toEqual([]);
   });
 });
