@@ -35,20 +35,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
  * Blocks that fail because of a product bug owned by another slice of issue 22 (the lead empties
  * this list as the fixes merge): `"<guide>.md block N"` -> the issue item and what goes wrong.
  */
-const KNOWN_FAILING: Readonly<Record<string, string>> = {
-  // `infra-doubles run` exits 2: `/timeline/3/expire: a live token with an expiry ("ci" is gone: expired or deleted)`.
-  "script-a-world-in-yaml.md block 1": "issue 22 item 3 (helper B: the guide's world.yaml)",
-  "script-a-world-in-yaml.md block 4": "issue 22 item 3 (helper B: `infra-doubles run world.yaml` exits 2)",
-  // `serve --scenario world.yaml` exits 2: `/accessControl/policies/0: ... A Policy with Name "acl-read" already exists`
-  // (the default world is loaded first); the drive guide's session runs on that server.
-  "script-a-world-in-yaml.md block 6": "issue 22 item 3 (helper B: `serve --scenario` loads the default world first)",
-  "script-a-world-in-yaml.md block 7": "issue 22 item 3 (helper B: POST /_sim/scenario of world.yaml on a default server: acl-read exists)",
-  "drive-the-dev-server-from-any-language.md block 1": "issue 22 item 3 (helper B: `serve --scenario world.yaml`)",
-  "drive-the-dev-server-from-any-language.md block 2": "issue 22 item 3 (helper B: runs on block 1's server)",
-  "drive-the-dev-server-from-any-language.md block 3": "issue 22 item 3 (helper B: runs on block 1's server)",
-  "drive-the-dev-server-from-any-language.md block 5": "issue 22 item 3 (helper B: runs on block 1's server)",
-  "drive-the-dev-server-from-any-language.md block 6": "issue 22 item 3 (helper B: runs on block 1's server)",
-};
+const KNOWN_FAILING: Readonly<Record<string, string>> = {};
 
 /** Where `infra-doubles` and its subpaths resolve (the sources behind package.json's exports, as tsup builds them). */
 const ENTRIES: Readonly<Record<string, string>> = {
