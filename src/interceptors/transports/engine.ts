@@ -89,13 +89,14 @@ const idleCallbacks = new Set<() => void>();
 
 /**
  * Puts `listener` in front of every request node:http, node:https and fetch make (with
- * `{ last: true }`: after every listener attached so far, nock's and msw's included), until the
- * returned function is called (calling it twice is harmless).
+ * `{ last: true }`: after every listener attached so far, nock's and msw's included; with
+ * `{ fetchOnly: true }`: fetch's requests only), until the returned function is called (calling it
+ * twice is harmless).
  * @example
  * const detach = attachEngineListener(async ({ request, controller }) => controller.respondWith(new Response("hi")));
  * detach();
  */
-export function attachEngineListener(listener: EngineListener, options: { readonly last?: boolean } = {}): () => void {
+export function attachEngineListener(listener: EngineListener, options: { readonly last?: boolean; readonly fetchOnly?: boolean } = {}): () => void {
   const instances: InstanceLike[] = [];
   const attach = (kind: Kind): void => {
     const instance = runningInstance(kind);
@@ -105,6 +106,7 @@ export function attachEngineListener(listener: EngineListener, options: { readon
     instances.push(instance);
   };
   for (const kind of engineKinds()) {
+    if (kind.name === CLIENT_REQUEST && options.fetchOnly === true) continue;
     if (kind.name === CLIENT_REQUEST && !kindRunning(kind)) {
       pendingClientRequest.set(listener, () => attach(kind));
       armClientRequest();

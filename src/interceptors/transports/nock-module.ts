@@ -76,6 +76,17 @@ export function loadNock(): Nock {
   return instance;
 }
 
+/**
+ * Whether the nock loaded in this process runs interceptors of its own, apart from this package's
+ * engine: nock 15 (an ES module, with @mswjs/interceptors 0.44 bundled as its own dependency),
+ * where nock 14 shares the engine's running instances.
+ */
+export function nockBringsItsOwnEngine(): boolean {
+  if (!nockLoaded()) return false;
+  const loaded = requireHere(specifier) as unknown;
+  return typeof loaded !== "function";
+}
+
 /** Whether nock is loaded in this process already, through `require` (by the user, or by {@link loadNock}). */
 export function nockLoaded(): boolean {
   try {

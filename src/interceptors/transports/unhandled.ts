@@ -9,6 +9,7 @@
  * docs/decisions/transports.md "Unhandled requests".
  */
 import { attachEngineListener, type EngineRequestEvent } from "./engine.js";
+import { nockBringsItsOwnEngine } from "./nock-module.js";
 
 /** What {@link UnhandledRequestStrategy} functions get to print msw's way. */
 export interface UnhandledRequestPrint {
@@ -66,7 +67,10 @@ export function checkUnhandledStrategy(strategy: unknown): UnhandledRequestStrat
 export function holdUnhandledPolicy(strategy: UnhandledRequestStrategy, seen: Policy["seen"]): () => void {
   const policy: Policy = { strategy: checkUnhandledStrategy(strategy), seen };
   policies.add(policy);
-  detach ??= attachEngineListener(onRequest, { last: true });
+  // nock 15 brings its own, newer @mswjs/interceptors, which intercepts node:http at the socket
+  // level: a ClientRequest interceptor of ours in front of it would pass unhandled requests through
+  // a mock socket nock 15 cannot serve (`read ENOTCONN`). Under nock 15 only fetch is policed.
+  detach ??= attachEngineListener(onRequest, { last: true, fetchOnly: nockBringsItsOwnEngine() });
   let released = false;
   return () => {
     if (released) return;
