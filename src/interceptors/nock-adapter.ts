@@ -26,6 +26,7 @@ import { disposeIdleEngines, engineAttachments, onEngineIdle } from "./transport
 import { holdUnhandledPolicy, type UnhandledAction, type UnhandledRequestStrategy } from "./transports/unhandled.js";
 import { markOwnScope, onUserMock, watchUserMocks } from "./transports/nock-mocks.js";
 import { loadNock, nockLoaded } from "./transports/nock-module.js";
+import { holdNetworkErrorShapes } from "./transports/network-errors.js";
 
 /** Options of the in-process transports ({@link interceptWithNock}, `interceptWithInterceptors`). */
 export interface TransportOptions {
@@ -168,9 +169,10 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
       interceptor.reply(async function reply(this: nock.ReplyFnContext, target: string | Request) {
         const request = typeof target === "string" ? fromNock14(this, target, origin, registered) : await fromNock15(target, origin, registered);
         const response = await handler.handle(request);
-        // A fault's dropped connection: nock destroys the request with this error (node:http and
-        // fetch callers alike: nock does not say which one sent it).
-        if (response.drop !== undefined) throw connectionError(response.drop, "either");
+        // A fault's dropped connection: nock fails the request with this error, in node:http's form
+        // and marked, and the request controller gives it to the client in its own form (fetch:
+        // `TypeError: fetch failed` with it as `cause`; nock does not say which client sent it).
+        if (response.drop !== undefined) throw connectionError(response.drop, "node");
         return replyOf(response, request.method === "HEAD");
       } as unknown as (uri: string, body: nock.Body) => nock.ReplyFnResult);
     }
@@ -248,6 +250,7 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
     register();
   });
   const releaseOrigins = holdOwnedOrigins([...handler.origins, ...aliases]);
+  const releaseShapes = holdNetworkErrorShapes();
   const releaseUnhandled = holdUnhandledPolicy(options.onUnhandledRequest ?? "warn", (request, action) => options.onUnhandled?.(request, action));
 
   const stop = (): void => {
@@ -255,6 +258,7 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
     stopped = true;
     releaseWatch();
     unregister();
+    releaseShapes();
     releaseUnhandled(); // before nock is released: nock is restored only once no engine listener is left
     releaseOrigins();
     releaseNock(nock);

@@ -10,6 +10,7 @@
  */
 import { attachEngineListener, type EngineRequestEvent } from "./engine.js";
 import { nockBringsItsOwnEngine } from "./nock-module.js";
+import { networkFailure, shapeFailure } from "./network-errors.js";
 
 /** What {@link UnhandledRequestStrategy} functions get to print msw's way. */
 export interface UnhandledRequestPrint {
@@ -132,7 +133,9 @@ async function onRequest({ request, controller }: EngineRequestEvent): Promise<v
   const action: UnhandledAction = fail ? "error" : "warn";
   for (const policy of policies) policy.seen(request, action);
   if (action === "error") {
-    if (controller.readyState === PENDING) controller.errorWith(Object.assign(new Error(message(request, action)), { code: "ERR_INFRA_DOUBLES_UNHANDLED_REQUEST" }));
+    // A refused connection, in the client's own form: node:http's `error` event gets the Error,
+    // fetch rejects with `TypeError: fetch failed` whose cause it is (docs/decisions/faults.md).
+    if (controller.readyState === PENDING) controller.errorWith(shapeFailure(request, networkFailure(Object.assign(new Error(message(request, action)), { code: "ECONNREFUSED" }))));
   } else {
     console.warn(message(request, action));
   }
