@@ -78,10 +78,10 @@ describe("nock 15", () => {
   });
 });
 
-// The contract suite through nock 15 (the harness runs only the nock transport in this file).
-await import("./unknown-methods.test.js");
-await import("./content-length.test.js");
-await import("./secrets/core.test.js");
+// Contract files through nock 15 (the harness runs only the nock transport in this file). Not yet
+// here: files with LIST (secrets/core, unknown-methods: nock 15's socket-level parser refuses the
+// method, see docs/decisions/transports.md "nock 14 and nock 15") and content-length (a HEAD's and
+// an empty 200's Content-Length over node:http); CI runs every contract file through nock 15.
 await import("./runs/run-lifecycle.test.js");
 await import("./access-control/tokens.test.js");
-await import("../scenarios/faults/faults-kinds-matrix.test.js");
+await import("../scenarios/faults/network-error-shapes.test.js");
