@@ -27,6 +27,7 @@ import { holdUnhandledPolicy, type UnhandledAction, type UnhandledRequestStrateg
 import { markOwnScope, onUserMock, watchUserMocks } from "./transports/nock-mocks.js";
 import { loadNock, nockLoaded } from "./transports/nock-module.js";
 import { holdNetworkErrorShapes } from "./transports/network-errors.js";
+import { holdDisposeGuard } from "./transports/dispose-guard.js";
 
 /** Options of the in-process transports ({@link interceptWithNock}, `interceptWithInterceptors`). */
 export interface TransportOptions {
@@ -50,15 +51,22 @@ let activatedHere = false;
  * is ours to undo in {@link releaseNock}; a nock the user had active stays theirs.
  */
 function acquireNock(): typeof nock {
-  const loaded = nockLoaded();
-  const instance = loadNock();
-  if (!loaded && instance.isActive()) activatedHere = true;
-  else if (!instance.isActive()) {
-    instance.activate();
-    activatedHere = true;
+  // Loading nock 14 disposes its recorder's never-applied interceptors, which would wipe the
+  // global symbol of an engine instance that runs already (msw's): see dispose-guard.ts.
+  const releaseGuard = holdDisposeGuard();
+  try {
+    const loaded = nockLoaded();
+    const instance = loadNock();
+    if (!loaded && instance.isActive()) activatedHere = true;
+    else if (!instance.isActive()) {
+      instance.activate();
+      activatedHere = true;
+    }
+    liveInterceptions++;
+    return instance;
+  } finally {
+    releaseGuard();
   }
-  liveInterceptions++;
-  return instance;
 }
 
 /**
@@ -83,7 +91,12 @@ function restoreNockIfIdle(instance: typeof nock): void {
     return;
   }
   if (instance.activeMocks().length > 0 || instance.pendingMocks().length > 0) return;
-  instance.restore();
+  const releaseGuard = holdDisposeGuard(); // nock.restore() disposes instances that may not be the running ones
+  try {
+    instance.restore();
+  } finally {
+    releaseGuard();
+  }
   activatedHere = false;
   // An engine instance applied by the `interceptors` transport, kept for nock's listeners, can go.
   disposeIdleEngines();
@@ -143,6 +156,7 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
   // nock.cleanAll() removes the interceptors without stop(): the origins are then free again.
   const live = (): boolean => !stopped && scopes.some((scope) => scope.activeMocks().length > 0);
   const releaseClaim = claimOrigins(handler.origins, live);
+  const releaseGuard = holdDisposeGuard();
   const nock = acquireNock();
   const releaseMethods = holdClientMethodSupport();
   const captured = new WeakMap<object, CapturedRequest>();
@@ -264,6 +278,7 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
     releaseNock(nock);
     releaseClaim();
     releaseMethods();
+    releaseGuard();
   };
   return {
     origins: handler.origins,

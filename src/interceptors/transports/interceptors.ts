@@ -24,6 +24,7 @@ import { attachEngineListener, type EngineController, type EngineRequestEvent } 
 import { loadedNock, mockedOrigins, onUserMock, watchUserMocks } from "./nock-mocks.js";
 import { holdUnhandledPolicy } from "./unhandled.js";
 import { holdNetworkErrorShapes } from "./network-errors.js";
+import { holdDisposeGuard } from "./dispose-guard.js";
 
 /** A live interception. Dispose it (or call `stop()`) to end it. */
 export interface Interception extends Disposable {
@@ -85,6 +86,7 @@ export function interceptWithInterceptors(handler: Handler, options: TransportOp
     await new Promise<never>(() => undefined);
   });
   const releaseShapes = holdNetworkErrorShapes();
+  const releaseGuard = holdDisposeGuard();
   const releaseUnhandled = holdUnhandledPolicy(options.onUnhandledRequest ?? "warn", (request, action) => options.onUnhandled?.(request, action));
   const stop = (): void => {
     if (stopped) return;
@@ -93,6 +95,7 @@ export function interceptWithInterceptors(handler: Handler, options: TransportOp
     releaseUnhandled();
     releaseShapes();
     detach();
+    releaseGuard();
     releaseOrigins();
     releaseMethods();
     releaseClaim();

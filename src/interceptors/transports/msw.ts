@@ -11,6 +11,7 @@ import type { SimRequest } from "../http.js";
 import { holdOwnedOrigins } from "../owned-origins.js";
 import { connectionError } from "../faults.js";
 import { droppedResponse, holdNetworkErrorShapes } from "./network-errors.js";
+import { holdDisposeGuard } from "./dispose-guard.js";
 import { requestBody, toResponse } from "./interceptors.js";
 
 /** What {@link mswHandlers} needs: the doubles (or anything with their handler). */
@@ -53,7 +54,9 @@ export function mswHandlers(doubles: HandlerSource): ReturnType<typeof http.all>
   const releaseMethods = holdClientMethodSupport();
   const releaseOrigins = holdOwnedOrigins(handler.origins);
   const releaseShapes = holdNetworkErrorShapes();
+  const releaseGuard = holdDisposeGuard();
   let release: (() => void) | undefined = () => {
+    releaseGuard();
     releaseShapes();
     releaseOrigins();
     releaseMethods();

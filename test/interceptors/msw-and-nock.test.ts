@@ -6,18 +6,11 @@
  * doubles. Requests to the doubles' own origins and requests no one answered are the doubles'
  * business; a request msw answered is not.
  *
- * NOT YET FIXED (issue 22 item 4, left by helper C): this file reproduces both failures (4 of 4
- * fail) and is kept out of the suite by its name (`.repro.ts`); rename it to `.test.ts` with the
- * fix. Found so far: after `server.listen()` then `doubles.intercept()` (nock 14), the global
- * `Symbol.for("fetch-interceptor")` names a NEW FetchInterceptor (nock's listener and the doubles'
- * unhandled-request listener on it), not msw's running one; msw's listener stays on msw's instance,
- * whose fetch patch is now underneath. So the doubles' "last" listener sees msw's requests first
- * and refuses them, and closing msw (whose dispose() clears the global symbol while patches stay)
- * leaves the next intercept() applying over a stale patch ("already replaced"): requests go to
- * the network. Next step: find why nock's activation does not reuse msw's running instance
- * (msw imported as ESM loads the ES build of @mswjs/interceptors; nock 14 the CommonJS one), then
- * attach to the instance that runs, and rule in unhandled.ts that only unanswered requests (the
- * controller still PENDING after every library's listener) are the doubles' business.
+ * The causes: nock 14 disposes never-applied interceptors on load and in `nock.restore()`, which
+ * deleted the running (msw's) instance's global symbol, so nock applied a second layer over msw's;
+ * an instance that had reused msw's forwarded its listeners to msw's dead instance once msw closed;
+ * and msw joining the doubles' instance after `intercept()` put its listener after the doubles'
+ * unhandled-request listener. See dispose-guard.ts and engine.ts (keepLast).
  */
 import { http as mswHttp, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
