@@ -11,6 +11,7 @@
 import { attachEngineListener, type EngineRequestEvent } from "./engine.js";
 import { nockBringsItsOwnEngine } from "./nock-module.js";
 import { networkFailure, shapeFailure } from "./network-errors.js";
+import { isOwnedOrigin } from "../owned-origins.js";
 
 /** What {@link UnhandledRequestStrategy} functions get to print msw's way. */
 export interface UnhandledRequestPrint {
@@ -43,6 +44,11 @@ interface Policy {
 
 const policies = new Set<Policy>();
 let detach: (() => void) | undefined;
+/**
+ * Whether nock 15 runs (its socket-level interceptors sit below this engine's fetch layer, so a
+ * request to the doubles' own origins reaches this listener unanswered and nock 15 answers it next).
+ */
+let underNock15 = false;
 
 /** The controller's state before any answer (`RequestController.PENDING`). */
 const PENDING = 0;
@@ -71,7 +77,10 @@ export function holdUnhandledPolicy(strategy: UnhandledRequestStrategy, seen: Po
   // nock 15 brings its own, newer @mswjs/interceptors, which intercepts node:http at the socket
   // level: a ClientRequest interceptor of ours in front of it would pass unhandled requests through
   // a mock socket nock 15 cannot serve (`read ENOTCONN`). Under nock 15 only fetch is policed.
-  detach ??= attachEngineListener(onRequest, { last: true, fetchOnly: nockBringsItsOwnEngine() });
+  if (detach === undefined) {
+    underNock15 = nockBringsItsOwnEngine();
+    detach = attachEngineListener(onRequest, { last: true, fetchOnly: underNock15 });
+  }
   let released = false;
   return () => {
     if (released) return;
@@ -112,6 +121,7 @@ async function onRequest({ request, controller }: EngineRequestEvent): Promise<v
     return;
   }
   if (isLoopbackHost(url.hostname)) return;
+  if (underNock15 && isOwnedOrigin(url.origin)) return;
   let fail = false;
   let warn = false;
   for (const policy of policies) {
