@@ -7,7 +7,7 @@
  * This file loads nock 15 for the whole file (the transports' seam, before anything loads nock),
  * checks the basics on fetch and node:http, then runs contract files through the nock transport
  * alone (the other transports do not use nock). CI runs the whole contract suite through nock 15
- * too (`INFRA_DOUBLES_TEST_NOCK=nock15`, .ci/run).
+ * too (`INFRA_DOUBLES_TEST_NOCK=nock15`, .ci/run), less the known gaps in .ci/nock15-known-gaps.txt.
  */
 import http from "node:http";
 import https from "node:https";
