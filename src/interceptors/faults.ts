@@ -7,6 +7,7 @@
  *
  * Implements DESIGN.md "Faults" (applied at one point in the handler pipeline).
  */
+import { networkFailure } from "./transports/network-errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { SimRequest, SimResponse } from "./message.js";
 
@@ -97,19 +98,18 @@ export interface FaultSource {
  * The error a node client sees for a dropped connection: `read ECONNRESET` for a reset,
  * `socket hang up` for a connection closed before any answer (both with `code: "ECONNRESET"`, as
  * node's own). node:http clients get it as is; `fetch` rejects, as undici does, with
- * `TypeError: fetch failed` whose `cause` is it.
- * @param client - `"node"` (node:http), `"fetch"`, or `"either"` when the transport cannot tell
- *   (nock): a `TypeError` (what fetch callers test for) with node's message, `code`, and the node
- *   error as its `cause`.
+ * `TypeError: fetch failed` whose `cause` is it. The node form is marked as a network failure, so
+ * that a transport that cannot tell which client sent the request (nock, msw) has it shaped for
+ * the client where the request is failed (see `transports/network-errors.ts`).
+ * @param client - `"node"` (node:http) or `"fetch"`.
  * @example connectionError("hang-up", "node").message // "socket hang up"
+ * @example (connectionError("reset", "fetch").cause as { code: string }).code // "ECONNRESET"
  */
-export function connectionError(drop: "reset" | "hang-up", client: "node" | "fetch" | "either" = "node"): Error {
-  const node =
+export function connectionError(drop: "reset" | "hang-up", client: "node" | "fetch" = "node"): Error {
+  const node = networkFailure(
     drop === "reset"
       ? Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", errno: -104, syscall: "read" })
-      : Object.assign(new Error("socket hang up"), { code: "ECONNRESET" });
-  if (client === "node") return node;
-  if (client === "fetch") return new TypeError("fetch failed", { cause: node });
-  const { code, errno, syscall } = node as Error & { code?: string; errno?: number; syscall?: string };
-  return Object.assign(new TypeError(node.message, { cause: node }), { code, ...(errno === undefined ? {} : { errno, syscall }) });
+      : Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
+  );
+  return client === "fetch" ? new TypeError("fetch failed", { cause: node }) : node;
 }

@@ -14,17 +14,20 @@
  * Answers are sent as the local server sends them: with a `Content-Length`, and for `HEAD` with the
  * headers of the `GET` answer and no body.
  */
-import { createRequire } from "node:module";
 import type nock from "nock";
 import { holdClientMethodSupport } from "./client-methods.js";
 import { connectionError } from "./faults.js";
 import type { Handler } from "./handler.js";
 import { withContentLength, type SimRequest, type SimResponse } from "./http.js";
+import { setOwn } from "../simulator/kernel/dict.js";
 import { holdOwnedOrigins } from "./owned-origins.js";
 import { claimOrigins } from "./transports/claims.js";
 import { disposeIdleEngines, engineAttachments, onEngineIdle } from "./transports/engine.js";
 import { holdUnhandledPolicy, type UnhandledAction, type UnhandledRequestStrategy } from "./transports/unhandled.js";
 import { markOwnScope, onUserMock, watchUserMocks } from "./transports/nock-mocks.js";
+import { loadNock, nockLoaded } from "./transports/nock-module.js";
+import { holdNetworkErrorShapes } from "./transports/network-errors.js";
+import { holdDisposeGuard } from "./transports/dispose-guard.js";
 
 /** Options of the in-process transports ({@link interceptWithNock}, `interceptWithInterceptors`). */
 export interface TransportOptions {
@@ -35,27 +38,6 @@ export interface TransportOptions {
   readonly onUnhandledRequest?: UnhandledRequestStrategy;
   /** Told of each request failed or warned about by `onUnhandledRequest` (the doubles list them). */
   readonly onUnhandled?: (request: Request, action: UnhandledAction) => void;
-}
-
-/**
- * nock is loaded on the first interception, not on import: loading nock activates its request
- * interceptor process-wide, which a user of the server transport alone should not pay for.
- * Resolved from this package, it is the same nock
- * instance the user's tests import (a peer dependency).
- */
-function loadNock(): typeof nock {
-  // tsup shims import.meta.url in the CommonJS build.
-  return createRequire(import.meta.url)("nock") as typeof nock;
-}
-
-/** Whether nock is in the module cache already (loaded by the user, or by an earlier interception). */
-function nockLoaded(): boolean {
-  const require = createRequire(import.meta.url);
-  try {
-    return require.resolve("nock") in require.cache;
-  } catch {
-    return false;
-  }
 }
 
 /** Live interceptions, process-wide. */
@@ -69,15 +51,22 @@ let activatedHere = false;
  * is ours to undo in {@link releaseNock}; a nock the user had active stays theirs.
  */
 function acquireNock(): typeof nock {
-  const loaded = nockLoaded();
-  const instance = loadNock();
-  if (!loaded && instance.isActive()) activatedHere = true;
-  else if (!instance.isActive()) {
-    instance.activate();
-    activatedHere = true;
+  // Loading nock 14 disposes its recorder's never-applied interceptors, which would wipe the
+  // global symbol of an engine instance that runs already (msw's): see dispose-guard.ts.
+  const releaseGuard = holdDisposeGuard();
+  try {
+    const loaded = nockLoaded();
+    const instance = loadNock();
+    if (!loaded && instance.isActive()) activatedHere = true;
+    else if (!instance.isActive()) {
+      instance.activate();
+      activatedHere = true;
+    }
+    liveInterceptions++;
+    return instance;
+  } finally {
+    releaseGuard();
   }
-  liveInterceptions++;
-  return instance;
 }
 
 /**
@@ -102,7 +91,12 @@ function restoreNockIfIdle(instance: typeof nock): void {
     return;
   }
   if (instance.activeMocks().length > 0 || instance.pendingMocks().length > 0) return;
-  instance.restore();
+  const releaseGuard = holdDisposeGuard(); // nock.restore() disposes instances that may not be the running ones
+  try {
+    instance.restore();
+  } finally {
+    releaseGuard();
+  }
   activatedHere = false;
   // An engine instance applied by the `interceptors` transport, kept for nock's listeners, can go.
   disposeIdleEngines();
@@ -162,11 +156,13 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
   // nock.cleanAll() removes the interceptors without stop(): the origins are then free again.
   const live = (): boolean => !stopped && scopes.some((scope) => scope.activeMocks().length > 0);
   const releaseClaim = claimOrigins(handler.origins, live);
+  const releaseGuard = holdDisposeGuard();
   const nock = acquireNock();
   const releaseMethods = holdClientMethodSupport();
   const captured = new WeakMap<object, CapturedRequest>();
   const interceptors: nock.Interceptor[] = [];
   const onRequest = (req: { headers?: Record<string, unknown>; requestBodyBuffers?: unknown }, _interceptor: unknown, body: string): void => {
+    if (isFetchRequest(req)) return; // nock 15: the reply function gets the request itself, body unread
     const headers = req.headers ?? {};
     const contentType = String(headers["content-type"] ?? "");
     const contentLength = String(headers["content-length"] ?? "");
@@ -182,30 +178,42 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
       const interceptor = scope.intercept(/.*/, registered);
       if (registered === ANY_METHOD) matchEveryMethod(interceptor);
       interceptors.push(interceptor);
-      interceptor.reply(async function reply(this: nock.ReplyFnContext, uri: string) {
-        const req = this.req as unknown as { headers: Record<string, string | string[]>; method?: string };
-        const method = registered === ANY_METHOD ? String(req.method ?? "GET").toUpperCase() : registered;
-        const capture = captured.get(req) ?? { raw: "", contentType: "", exact: undefined };
-        const headers = normalizeHeaders(req.headers);
-        if (capture.contentType) headers["content-type"] = capture.contentType;
-        // nock matches methods case-insensitively; the service sees the method as sent (`fetch`
-        // sends `list` and `patch` lower-case), as Go's net/http does.
-        const sent = typeof req.method === "string" && req.method.toUpperCase() === method ? req.method : method;
-        const request: SimRequest = {
-          method: sent,
-          // `uri` is the request target: a path such as `//v1/x` stays a path on this origin.
-          url: uri.startsWith("/") ? new URL(`${origin}${uri}`) : new URL(uri, origin),
-          headers,
-          body: capture.exact ?? recoverBytes(capture.raw, capture.contentType),
-        };
+      // nock 14 calls a reply function with the request target (`this.req` is the request it
+      // built); nock 15 with the fetch `Request` itself.
+      interceptor.reply(async function reply(this: nock.ReplyFnContext, target: string | Request) {
+        const request = typeof target === "string" ? fromNock14(this, target, origin, registered) : await fromNock15(target, origin, registered);
         const response = await handler.handle(request);
-        // A fault's dropped connection: nock destroys the request with this error (node:http and
-        // fetch callers alike: nock does not say which one sent it).
-        if (response.drop !== undefined) throw connectionError(response.drop, "either");
-        return replyOf(response, sent === "HEAD");
-      });
+        // A fault's dropped connection: nock fails the request with this error, in node:http's form
+        // and marked, and the request controller gives it to the client in its own form (fetch:
+        // `TypeError: fetch failed` with it as `cause`; nock does not say which client sent it).
+        if (response.drop !== undefined) throw connectionError(response.drop, "node");
+        return replyOf(response, request.method === "HEAD");
+      } as unknown as (uri: string, body: nock.Body) => nock.ReplyFnResult);
     }
     scopes.push(scope);
+  };
+  /** nock 14: the request nock built, its body as the `request` event captured it. */
+  const fromNock14 = (context: nock.ReplyFnContext, uri: string, origin: string, registered: string): SimRequest => {
+    const req = context.req as unknown as { headers: Record<string, string | string[]>; method?: string };
+    const capture = captured.get(req) ?? { raw: "", contentType: "", exact: undefined };
+    const headers = normalizeHeaders(req.headers);
+    if (capture.contentType) headers["content-type"] = capture.contentType;
+    return {
+      method: sentMethod(registered, req.method),
+      // `uri` is the request target: a path such as `//v1/x` stays a path on this origin.
+      url: uri.startsWith("/") ? new URL(`${origin}${uri}`) : new URL(uri, origin),
+      headers,
+      body: capture.exact ?? recoverBytes(capture.raw, capture.contentType),
+    };
+  };
+  /** nock 15: the fetch `Request` (a GET's body, which a `Request` cannot hold, kept by nock beside it). */
+  const fromNock15 = async (req: Request, origin: string, registered: string): Promise<SimRequest> => {
+    const url = new URL(req.url);
+    const headers: Record<string, string> = {};
+    req.headers.forEach((value, name) => setOwn(headers, name, value));
+    const body = req.body !== null ? new Uint8Array(await req.arrayBuffer()) : getRequestBody(req);
+    // A path such as `//v1/x` stays a path on this origin (the URL keeps it as its pathname).
+    return { method: sentMethod(registered, req.method), url: new URL(`${origin}${url.pathname}${url.search}`), headers, body, signal: req.signal };
   };
   /** The other scheme on the same host and port: answered as the real server would, in process. */
   const refuse = (alias: WrongSchemeAlias): void => {
@@ -256,6 +264,7 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
     register();
   });
   const releaseOrigins = holdOwnedOrigins([...handler.origins, ...aliases]);
+  const releaseShapes = holdNetworkErrorShapes();
   const releaseUnhandled = holdUnhandledPolicy(options.onUnhandledRequest ?? "warn", (request, action) => options.onUnhandled?.(request, action));
 
   const stop = (): void => {
@@ -263,11 +272,13 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
     stopped = true;
     releaseWatch();
     unregister();
+    releaseShapes();
     releaseUnhandled(); // before nock is released: nock is restored only once no engine listener is left
     releaseOrigins();
     releaseNock(nock);
     releaseClaim();
     releaseMethods();
+    releaseGuard();
   };
   return {
     origins: handler.origins,
@@ -315,20 +326,59 @@ function wrongSchemeAliases(origin: string): WrongSchemeAlias[] {
 function matchEveryMethod(interceptor: nock.Interceptor): void {
   type Matching = {
     method: string;
-    match(req: unknown, options: { method?: string }, body: unknown): boolean;
-    matchOrigin(options: { method?: string }): boolean;
+    match(req: unknown, ...rest: unknown[]): unknown;
+    matchOrigin(options: unknown): boolean;
   };
   const target = interceptor as unknown as Matching;
   const { match, matchOrigin } = target;
   if (typeof match !== "function" || typeof matchOrigin !== "function") {
     throw new Error("infra-doubles: this nock version has no Interceptor.match/matchOrigin; please report it");
   }
-  target.match = function (req, options, body) {
-    return match.call(this, req, { ...options, method: target.method }, body);
+  // nock 14 passes the method in the options (`match(req, options, body)`, `matchOrigin(options)`);
+  // nock 15 reads it from the fetch `Request` (`match(request, body)`, `matchOrigin(request)`).
+  const withMethod = (value: unknown): unknown => (isFetchRequest(value) ? requestWithMethod(value, target.method) : { ...(value as object), method: target.method });
+  target.match = function (req, ...rest) {
+    if (isFetchRequest(req)) return match.call(this, withMethod(req), ...rest);
+    return match.call(this, req, withMethod(rest[0]), ...rest.slice(1));
   };
   target.matchOrigin = function (options) {
-    return matchOrigin.call(this, { ...options, method: target.method });
+    return matchOrigin.call(this, withMethod(options));
   };
+}
+
+/** `request` as nock 15's matching reads it, with `method` in place of its own. */
+function requestWithMethod(request: Request, method: string): Request {
+  return new Proxy(request, {
+    get(target, property) {
+      if (property === "method") return method;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The method as the client sent it: nock matches methods case-insensitively, the service sees the
+ * method as sent (`fetch` sends `list` and `patch` lower-case), as Go's net/http does.
+ */
+function sentMethod(registered: string, method: string | undefined): string {
+  const upper = registered === ANY_METHOD ? String(method ?? "GET").toUpperCase() : registered;
+  return typeof method === "string" && method.toUpperCase() === upper ? method : upper;
+}
+
+/** Whether nock handed over a fetch `Request` (nock 15) rather than the request it built (nock 14). */
+function isFetchRequest(value: unknown): value is Request {
+  return typeof value === "object" && value !== null && typeof (value as { url?: unknown }).url === "string" && typeof (value as { headers?: { get?: unknown } }).headers?.get === "function";
+}
+
+/**
+ * The body of a GET request nock 15 kept beside the `Request` (which cannot hold one): a Buffer
+ * under its `kGetRequestBody` symbol (what `nock.getGetRequestBody()` streams, and throws without).
+ */
+function getRequestBody(request: Request): Uint8Array {
+  const symbol = Object.getOwnPropertySymbols(request).find((s) => s.description === "kGetRequestBody");
+  const value = symbol === undefined ? undefined : (Reflect.get(request, symbol) as unknown);
+  return ArrayBuffer.isView(value) ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice() : new Uint8Array();
 }
 
 function normalizeHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -97,6 +97,15 @@ export function holdOwnedOrigins(origins: readonly string[]): () => void {
   };
 }
 
+/**
+ * Whether `origin` is held by a live transport (compared in canonical form).
+ * @example isOwnedOrigin("https://Secrets.Test.") // true while the doubles' secrets origin is held
+ */
+export function isOwnedOrigin(origin: string): boolean {
+  const canonical = canonicalOrigin(origin);
+  return canonical !== undefined && held.has(canonical);
+}
+
 /** Whether the node:http guard is installed right now (for tests). */
 export function ownedOriginGuardInstalled(): boolean {
   return uninstall !== undefined;

@@ -5,7 +5,8 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
 const assert = require("node:assert/strict");
 const { test } = require("node:test");
-const nock = require("nock");
+// nock 14 exports the function; nock 15 (an ES module loaded with require) holds it as `default`.
+const nock = require("nock").default ?? require("nock");
 const infra = require("infra-doubles");
 const { ManualClock, UsageError } = require("infra-doubles/simulator");
 const { interceptWithNock } = require("infra-doubles/nock");

@@ -14,6 +14,7 @@
 import { setupServer } from "msw/node";
 import { afterEach, describe } from "vitest";
 import { mswHandlers } from "../../src/interceptors/transports/msw.js";
+import { useNockModule } from "../../src/interceptors/transports/nock-module.js";
 import { DoublesCore, type DoublesCoreOptions } from "../../src/scenarios/doubles-core.js";
 import type { ServicePlugin } from "../../src/scenarios/plugin.js";
 
@@ -39,9 +40,27 @@ export interface TransportHarness {
 /** Every transport, in the order suites run through them. */
 export const TRANSPORTS: readonly TransportName[] = ["nock", "interceptors", "msw", "server"];
 
+// The nock the nock transport loads: `INFRA_DOUBLES_TEST_NOCK=nock15` runs the suite through nock 15
+// (an npm alias devDependency); nock 14 (`nock`) otherwise. CI runs the contract suite with each.
+if (process.env.INFRA_DOUBLES_TEST_NOCK) useNockModule(process.env.INFRA_DOUBLES_TEST_NOCK);
+
+/**
+ * The transports suites run through: all of them, or the comma-separated names in
+ * `INFRA_DOUBLES_TEST_TRANSPORTS` (read when a suite is declared; test/interceptors/nock15.test.ts
+ * runs contract files through nock 15 alone).
+ */
+function selectedTransports(): readonly TransportName[] {
+  const chosen = process.env.INFRA_DOUBLES_TEST_TRANSPORTS;
+  if (!chosen) return TRANSPORTS;
+  const names = chosen.split(",").map((name) => name.trim());
+  const unknown = names.filter((name) => !TRANSPORTS.includes(name as TransportName));
+  if (unknown.length > 0) throw new Error(`INFRA_DOUBLES_TEST_TRANSPORTS: unknown transport ${unknown.join(", ")} (${TRANSPORTS.join(", ")})`);
+  return TRANSPORTS.filter((name) => names.includes(name));
+}
+
 /** Runs `suite` once per transport, inside `describe("<title> (via nock|interceptors|msw|server)")`. */
 export function describeEachTransport(title: string, suite: (harness: TransportHarness) => void): void {
-  for (const name of TRANSPORTS) {
+  for (const name of selectedTransports()) {
     describe(`${title} (via ${name})`, () => {
       const stops: (() => Promise<void>)[] = [];
       let mswServer: ReturnType<typeof setupServer> | undefined;

@@ -89,22 +89,26 @@ const idleCallbacks = new Set<() => void>();
 
 /**
  * Puts `listener` in front of every request node:http, node:https and fetch make (with
- * `{ last: true }`: after every listener attached so far, nock's and msw's included), until the
- * returned function is called (calling it twice is harmless).
+ * `{ last: true }`: after every listener attached so far, nock's and msw's included; with
+ * `{ fetchOnly: true }`: fetch's requests only), until the returned function is called (calling it
+ * twice is harmless).
  * @example
  * const detach = attachEngineListener(async ({ request, controller }) => controller.respondWith(new Response("hi")));
  * detach();
  */
-export function attachEngineListener(listener: EngineListener, options: { readonly last?: boolean } = {}): () => void {
+export function attachEngineListener(listener: EngineListener, options: { readonly last?: boolean; readonly fetchOnly?: boolean } = {}): () => void {
   const instances: InstanceLike[] = [];
   const attach = (kind: Kind): void => {
     const instance = runningInstance(kind);
-    if (options.last === true) instance.emitter.on("request", listener);
-    else instance.emitter.prependListener("request", listener);
+    if (options.last === true) {
+      instance.emitter.on("request", listener);
+      keepLast(instance.emitter, listener);
+    } else instance.emitter.prependListener("request", listener);
     attached.set(instance, (attached.get(instance) ?? 0) + 1);
     instances.push(instance);
   };
   for (const kind of engineKinds()) {
+    if (kind.name === CLIENT_REQUEST && options.fetchOnly === true) continue;
     if (kind.name === CLIENT_REQUEST && !kindRunning(kind)) {
       pendingClientRequest.set(listener, () => attach(kind));
       armClientRequest();
@@ -119,6 +123,7 @@ export function attachEngineListener(listener: EngineListener, options: { readon
     if (pendingClientRequest.delete(listener) && pendingClientRequest.size === 0) disarmClientRequest();
     for (const instance of instances) {
       instance.emitter.removeListener("request", listener);
+      releaseLast(instance.emitter, listener);
       const left = (attached.get(instance) ?? 1) - 1;
       if (left > 0) attached.set(instance, left);
       else attached.delete(instance);
@@ -213,6 +218,59 @@ function armClientRequest(): void {
 /** Takes the layer of {@link armClientRequest} off when no listener waits for it any more. */
 function disarmClientRequest(): void {
   arming?.disarm();
+}
+
+/** Listeners that stay after every other `request` listener of an emitter, with how to stop. */
+const lastListeners = new WeakMap<EmitterLike, { readonly listeners: Set<EngineListener>; readonly unwrap: () => void }>();
+
+/**
+ * Keeps `listener` after every `request` listener added to `emitter` later: another library that
+ * joins the running instance afterwards (msw's `server.listen()` after `intercept()` reuses it and
+ * appends its listeners) still answers before the unhandled-request policy decides.
+ */
+function keepLast(emitter: EmitterLike, listener: EngineListener): void {
+  const existing = lastListeners.get(emitter);
+  if (existing !== undefined) {
+    existing.listeners.add(listener);
+    return;
+  }
+  const listeners = new Set<EngineListener>([listener]);
+  type Add = (this: EmitterLike, event: string, added: EngineListener) => unknown;
+  const target = emitter as unknown as Record<"on" | "addListener", Add>;
+  const originals = { on: target.on, addListener: target.addListener };
+  const ownBefore = { on: Object.prototype.hasOwnProperty.call(emitter, "on"), addListener: Object.prototype.hasOwnProperty.call(emitter, "addListener") };
+  const wrap = (name: "on" | "addListener"): Add =>
+    function (this: EmitterLike, event, added) {
+      const result = originals[name].call(this, event, added);
+      if (event === "request" && !listeners.has(added)) {
+        for (const last of listeners) {
+          this.removeListener("request", last);
+          originals.on.call(this, "request", last);
+        }
+      }
+      return result;
+    };
+  const wrapped = { on: wrap("on"), addListener: wrap("addListener") };
+  target.on = wrapped.on;
+  target.addListener = wrapped.addListener;
+  lastListeners.set(emitter, {
+    listeners,
+    unwrap: () => {
+      for (const name of ["on", "addListener"] as const) {
+        if (target[name] !== wrapped[name]) continue; // wrapped again since: leave it
+        // Back to the prototype's method when the original was inherited.
+        if (ownBefore[name]) target[name] = originals[name];
+        else delete target[name];
+      }
+    },
+  });
+}
+
+function releaseLast(emitter: EmitterLike, listener: EngineListener): void {
+  const entry = lastListeners.get(emitter);
+  if (entry === undefined || !entry.listeners.delete(listener) || entry.listeners.size > 0) return;
+  entry.unwrap();
+  lastListeners.delete(emitter);
 }
 
 /** How many listeners of this package are attached right now. */

@@ -23,6 +23,8 @@ import type { TransportOptions } from "../nock-adapter.js";
 import { attachEngineListener, type EngineController, type EngineRequestEvent } from "./engine.js";
 import { loadedNock, mockedOrigins, onUserMock, watchUserMocks } from "./nock-mocks.js";
 import { holdUnhandledPolicy } from "./unhandled.js";
+import { holdNetworkErrorShapes } from "./network-errors.js";
+import { holdDisposeGuard } from "./dispose-guard.js";
 
 /** A live interception. Dispose it (or call `stop()`) to end it. */
 export interface Interception extends Disposable {
@@ -83,13 +85,17 @@ export function interceptWithInterceptors(handler: Handler, options: TransportOp
     // keep every request's continuation).
     await new Promise<never>(() => undefined);
   });
+  const releaseShapes = holdNetworkErrorShapes();
+  const releaseGuard = holdDisposeGuard();
   const releaseUnhandled = holdUnhandledPolicy(options.onUnhandledRequest ?? "warn", (request, action) => options.onUnhandled?.(request, action));
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
     releaseWatch();
     releaseUnhandled();
+    releaseShapes();
     detach();
+    releaseGuard();
     releaseOrigins();
     releaseMethods();
     releaseClaim();

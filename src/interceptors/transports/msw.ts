@@ -4,11 +4,14 @@
  * origins from the doubles, next to the suite's own handlers. msw is an optional peer dependency,
  * loaded only by this entry (`infra-doubles/msw`).
  */
-import { http, HttpResponse } from "msw";
+import { http } from "msw";
 import { holdClientMethodSupport } from "../client-methods.js";
 import type { Handler } from "../handler.js";
 import type { SimRequest } from "../http.js";
 import { holdOwnedOrigins } from "../owned-origins.js";
+import { connectionError } from "../faults.js";
+import { droppedResponse, holdNetworkErrorShapes } from "./network-errors.js";
+import { holdDisposeGuard } from "./dispose-guard.js";
 import { requestBody, toResponse } from "./interceptors.js";
 
 /** What {@link mswHandlers} needs: the doubles (or anything with their handler). */
@@ -50,7 +53,11 @@ export function mswHandlers(doubles: HandlerSource): ReturnType<typeof http.all>
   const handler = doubles.handler;
   const releaseMethods = holdClientMethodSupport();
   const releaseOrigins = holdOwnedOrigins(handler.origins);
+  const releaseShapes = holdNetworkErrorShapes();
+  const releaseGuard = holdDisposeGuard();
   let release: (() => void) | undefined = () => {
+    releaseGuard();
+    releaseShapes();
     releaseOrigins();
     releaseMethods();
   };
@@ -72,8 +79,12 @@ export function mswHandlers(doubles: HandlerSource): ReturnType<typeof http.all>
         ...(read.tooLarge ? { bodyTooLarge: true } : {}),
       };
       const response = await handler.handle(simRequest);
-      // A fault's dropped connection: msw's network error (its one way to fail a request).
-      if (response.drop !== undefined) return HttpResponse.error();
+      // A fault's dropped connection: msw's network error (its one way to fail a request), which
+      // the request controller turns into the client's own form of the drop (network-errors.ts).
+      if (response.drop !== undefined) {
+        const drop = response.drop;
+        return droppedResponse(() => connectionError(drop, "node"));
+      }
       return toResponse(response, request.method === "HEAD");
     }),
   );

@@ -7,21 +7,15 @@
  * defined first), the `interceptors` transport refuses it (it answers before nock runs).
  * See docs/decisions/transports.md "Your own nock interceptors".
  */
-import { createRequire } from "node:module";
 import type nock from "nock";
+import { loadNock, nockLoaded } from "./nock-module.js";
 
 /**
  * nock, when something in the process loaded it already (this package loads it only for the nock
  * transport); `undefined` otherwise.
  */
 export function loadedNock(): typeof nock | undefined {
-  const require = createRequire(import.meta.url);
-  try {
-    const path = require.resolve("nock");
-    return path in require.cache ? (require("nock") as typeof nock) : undefined;
-  } catch {
-    return undefined;
-  }
+  return nockLoaded() ? loadNock() : undefined;
 }
 
 /** Scopes created by this package. */

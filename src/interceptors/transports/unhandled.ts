@@ -9,6 +9,9 @@
  * docs/decisions/transports.md "Unhandled requests".
  */
 import { attachEngineListener, type EngineRequestEvent } from "./engine.js";
+import { nockBringsItsOwnEngine } from "./nock-module.js";
+import { networkFailure, shapeFailure } from "./network-errors.js";
+import { isOwnedOrigin } from "../owned-origins.js";
 
 /** What {@link UnhandledRequestStrategy} functions get to print msw's way. */
 export interface UnhandledRequestPrint {
@@ -41,6 +44,11 @@ interface Policy {
 
 const policies = new Set<Policy>();
 let detach: (() => void) | undefined;
+/**
+ * Whether nock 15 runs (its socket-level interceptors sit below this engine's fetch layer, so a
+ * request to the doubles' own origins reaches this listener unanswered and nock 15 answers it next).
+ */
+let underNock15 = false;
 
 /** The controller's state before any answer (`RequestController.PENDING`). */
 const PENDING = 0;
@@ -66,7 +74,13 @@ export function checkUnhandledStrategy(strategy: unknown): UnhandledRequestStrat
 export function holdUnhandledPolicy(strategy: UnhandledRequestStrategy, seen: Policy["seen"]): () => void {
   const policy: Policy = { strategy: checkUnhandledStrategy(strategy), seen };
   policies.add(policy);
-  detach ??= attachEngineListener(onRequest, { last: true });
+  // nock 15 brings its own, newer @mswjs/interceptors, which intercepts node:http at the socket
+  // level: a ClientRequest interceptor of ours in front of it would pass unhandled requests through
+  // a mock socket nock 15 cannot serve (`read ENOTCONN`). Under nock 15 only fetch is policed.
+  if (detach === undefined) {
+    underNock15 = nockBringsItsOwnEngine();
+    detach = attachEngineListener(onRequest, { last: true, fetchOnly: underNock15 });
+  }
   let released = false;
   return () => {
     if (released) return;
@@ -107,6 +121,7 @@ async function onRequest({ request, controller }: EngineRequestEvent): Promise<v
     return;
   }
   if (isLoopbackHost(url.hostname)) return;
+  if (underNock15 && isOwnedOrigin(url.origin)) return;
   let fail = false;
   let warn = false;
   for (const policy of policies) {
@@ -128,7 +143,9 @@ async function onRequest({ request, controller }: EngineRequestEvent): Promise<v
   const action: UnhandledAction = fail ? "error" : "warn";
   for (const policy of policies) policy.seen(request, action);
   if (action === "error") {
-    if (controller.readyState === PENDING) controller.errorWith(Object.assign(new Error(message(request, action)), { code: "ERR_INFRA_DOUBLES_UNHANDLED_REQUEST" }));
+    // A refused connection, in the client's own form: node:http's `error` event gets the Error,
+    // fetch rejects with `TypeError: fetch failed` whose cause it is (docs/decisions/faults.md).
+    if (controller.readyState === PENDING) controller.errorWith(shapeFailure(request, networkFailure(Object.assign(new Error(message(request, action)), { code: "ECONNREFUSED" }))));
   } else {
     console.warn(message(request, action));
   }
