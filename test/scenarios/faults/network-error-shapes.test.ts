@@ -42,7 +42,7 @@ describeEachTransport("a dropped connection fails as Node's clients fail", (h) =
       const t = await h.startWith(createDoubles({ seed: 9 }));
       const url = `${t.base("secrets")}/sys/mounts`;
       const headers = { "x-vault-token": t.doubles.secrets.rootToken };
-      t.doubles.faults.add({ service: "secrets", route: "GET /v1/sys/mounts", connection, times: 1 });
+      t.doubles.faults.add({ service: "secrets", route: "GET /sys/mounts", connection, times: 1 });
       const failure = await fetchFailure(url, headers);
       expect(failure).toBeInstanceOf(TypeError);
       expect((failure as Failure).message).toBe("fetch failed");
@@ -59,7 +59,7 @@ describeEachTransport("a dropped connection fails as Node's clients fail", (h) =
       const t = await h.startWith(createDoubles({ seed: 9 }));
       const url = `${t.base("secrets")}/sys/mounts`;
       const headers = { "x-vault-token": t.doubles.secrets.rootToken };
-      t.doubles.faults.add({ service: "secrets", route: "GET /v1/sys/mounts", connection, times: 1 });
+      t.doubles.faults.add({ service: "secrets", route: "GET /sys/mounts", connection, times: 1 });
       const failure = await nodeFailure(url, headers);
       expect(failure).toBeInstanceOf(Error);
       expect(failure).not.toBeInstanceOf(TypeError);
