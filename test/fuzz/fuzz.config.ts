@@ -35,7 +35,8 @@ export interface KnownDefect {
 export const KNOWN_DEFECTS: readonly KnownDefect[] = [];
 
 /**
- * Requests sent per CI run, by file (known-defect skips do not count). The handler files send
+ * Requests sent per CI run (`npm run test:fuzz`, its own step of .ci/run; `npm test` runs only the
+ * smoke), by file (known-defect skips do not count). The handler files send
  * 4 x 25,000 = 100,000 from indexes 0, 40,000, 80,000 and 120,000; each transport 5,000.
  */
 export const CI_COUNTS = {
@@ -52,6 +53,12 @@ export const CI_COUNTS = {
   mswHttp: 1_000,
   serverSocket: 5_000,
 } as const;
+
+/**
+ * Requests per transport in `npm test`'s fuzz smoke (test/fuzz/smoke.test.ts): the first ones of
+ * each CI file's slice (two episodes), so a smoke failure replays in `npm run test:fuzz` too.
+ */
+export const SMOKE_COUNT = 128;
 
 /** The seed CI uses (the long run takes `--seed`). */
 export const CI_SEED = 8;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import axios from "axios";
@@ -7,7 +7,14 @@ import nock from "nock";
 import { afterEach, describe, expect, it } from "vitest";
 import { recoverBytes } from "../../src/interceptors/nock-adapter.js";
 import { DoublesCore } from "../../src/scenarios/doubles-core.js";
+import { Prng } from "../fuzz/harness/prng.js";
 import { demoPlugin } from "../support/demo-service.js";
+
+/** `size` bytes that look random but are the same for the same `seed` (a failure replays). */
+function seededBytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
+  const prng = new Prng(seed, size);
+  return Uint8Array.from({ length: size }, () => prng.next() & 0xff);
+}
 
 const transports = [
   {
@@ -76,7 +83,7 @@ for (const transport of transports) {
 
     it("delivers binary bodies byte for byte", async () => {
       const { base } = await start();
-      const bytes = new Uint8Array([0x1f, 0x8b, 0x08, 0x00, ...randomBytes(4096), 0x00, 0xff]);
+      const bytes = new Uint8Array([0x1f, 0x8b, 0x08, 0x00, ...seededBytes(4096, 1), 0x00, 0xff]);
       const response = await fetch(`${base}/echo/archive.tar.gz`, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: bytes });
       expect(await response.json()).toEqual({
         method: "PUT",
@@ -163,7 +170,7 @@ for (const transport of transports) {
       const { base } = await start();
       const hexText = fc.array(fc.constantFrom(..."0123456789abcdef"), { minLength: 2, maxLength: 64 }).map((chars) => new TextEncoder().encode(chars.join("")));
       const utf8 = fc.string({ unit: "binary", maxLength: 200 }).map((text) => new TextEncoder().encode(text));
-      const bytes = fc.oneof(fc.uint8Array({ maxLength: 300 }), hexText, utf8, fc.integer({ min: 1, max: 300_000 }).map((size) => new Uint8Array(randomBytes(size))));
+      const bytes = fc.oneof(fc.uint8Array({ maxLength: 300 }), hexText, utf8, fc.tuple(fc.integer({ min: 1, max: 300_000 }), fc.integer()).map(([size, seed]) => seededBytes(size, seed)));
       const contentType = fc.constantFrom(undefined, "application/octet-stream", "application/x-tar", "text/plain", "application/json", "application/json; charset=utf-8");
       await fc.assert(
         fc.asyncProperty(bytes, contentType, async (body, type) => {

@@ -181,7 +181,16 @@ class Act implements Cmd {
     }
     expect(accepted, `${this.action} on ${run.status}`).toBe(expected[this.action]);
     if (accepted && this.action === "force-execute") {
-      expect(real.state().workspaces[real.workspaceId]?.lockedBy, "the force-executed run takes the workspace").toBe(id);
+      // The target run proceeds (spec: force-execute): it takes the workspace and leaves `pending`
+      // unless its progression is manual; with `immediate` progression it may also reach a final
+      // state within the call and free the workspace again (for the next waiting run, if any).
+      const after = real.run(id);
+      if (isFinalRunStatus(after.status)) {
+        expect(after.statusTimestamps.planning, `the force-executed run ended in ${after.status} without planning`).toBeDefined();
+        expect(real.state().workspaces[real.workspaceId]?.lockedBy, "the force-executed run released the workspace").not.toBe(id);
+      } else {
+        expect(real.state().workspaces[real.workspaceId]?.lockedBy, "the force-executed run takes the workspace").toBe(id);
+      }
     }
     check(model, real);
   }
@@ -198,7 +207,46 @@ const commands = [
   fc.tuple(fc.constantFrom<ActionName>("apply", "discard", "cancel", "force-cancel", "force-execute"), fc.nat()).map(([a, i]) => new Act(a, i) as Cmd),
 ];
 
+/** Every field of an outcome: `changes` planned, applied, nothing else, moving `immediate`ly. */
+const IMMEDIATE: OutcomeOverride = {
+  plan: "changes",
+  costEstimation: false,
+  policyCheck: "none",
+  apply: "succeeds",
+  prePlanTasks: false,
+  postPlanTasks: false,
+  interrupt: "stops",
+  progression: "immediate",
+};
+
+/** Runs fixed commands through the model, from the world the property starts from. */
+function replay(cmds: readonly Cmd[]): { model: Model; real: Bare } {
+  const real = bare();
+  real.uploadVersion();
+  const model: Model = { runs: [], seen: new Map() };
+  fc.modelRun(() => ({ model, real }), cmds);
+  return { model, real };
+}
+
 describe("runs: model-based test of runs, actions and time", () => {
+  // Counterexamples the property found (issue 22 item 14, seeds -57514018 and 1030195617): an
+  // uploaded run holds the workspace, a second run with `immediate` progression waits, and
+  // force-executing it lets it proceed within the call, to `applied` (auto-apply) or `errored`
+  // (its plan errors), so the workspace is free again when the 202 is answered (spec: force-execute,
+  // "target run proceeds"). The model expected the run to still hold the workspace.
+  it("a force-executed run with immediate progression may finish and free the workspace within the call (auto-apply)", () => {
+    const { model, real } = replay([new Upload(), new CreateRun(IMMEDIATE, { planOnly: false, savePlan: false, autoApply: true }), new Act("force-execute", 1)]);
+    expect(model.runs.map((id) => real.run(id).status)).toEqual(["canceled", "applied"]);
+    expect(real.state().workspaces[real.workspaceId]?.lockedBy).toBeNull();
+  });
+
+  it("a force-executed run with immediate progression may finish and free the workspace within the call (plan errors)", () => {
+    const { model, real } = replay([new Upload(), new CreateRun({ ...IMMEDIATE, plan: "errors" }, { planOnly: false, savePlan: false, autoApply: false }), new Act("force-execute", 1)]);
+    expect(model.runs.map((id) => real.run(id).status)).toEqual(["canceled", "errored"]);
+    expect(real.state().workspaces[real.workspaceId]?.lockedBy).toBeNull();
+  });
+
+
   it("keeps every invariant through random commands", () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 40 }), (cmds) => {

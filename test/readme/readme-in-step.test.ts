@@ -47,6 +47,17 @@ describe("the README", () => {
     expect(testBody(file)).toBe(block);
   });
 
+  it("gives a clone's two set-up commands, each running a script package.json has (issue 22 item 12)", () => {
+    const start = readme.indexOf("\n## Work on this repository");
+    expect(start, "a 'Work on this repository' section").toBeGreaterThan(0);
+    const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(start))?.[1] ?? "";
+    const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
+    for (const script of ["start", "test"]) {
+      expect(block).toMatch(new RegExp(`^npm ci && npm ${script} `, "m"));
+      expect(scripts[script], `package.json has no "${script}" script`).toBeDefined();
+    }
+  });
+
   it("links every guide under docs/guides, so each is one hop away", () => {
     for (const guide of markdownUnder("docs/guides")) expect(readme, `README.md does not link ${guide}`).toContain(`](${guide})`);
   });
