@@ -29,6 +29,7 @@
  */
 import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import { addSocketHook } from "./client-request-hooks.js";
+import { refCounted } from "./transports/ref-counted.js";
 
 interface ParserLike {
   execute(chunk: Buffer, ...rest: unknown[]): unknown;
@@ -54,8 +55,15 @@ const FETCH_FORBIDDEN_METHODS: ReadonlySet<string> = new Set(["TRACE", "TRACK"])
 
 const WRAPPED = Symbol.for("infra-doubles.client-methods.wrapped");
 
-let holders = 0;
-let remove: (() => void) | undefined;
+const support = refCounted(() => {
+  const known = (parserMethods ??= new Set(http().METHODS));
+  return addSocketHook((request, socket) => {
+    const method = request.method;
+    if (typeof method !== "string" || !isMockSocket(socket)) return;
+    if (!known.has(method)) showParserKnownMethod(socket, method);
+    if (FETCH_FORBIDDEN_METHODS.has(method.toUpperCase())) keepMethodOnClone(socket);
+  });
+});
 
 /**
  * Makes node:http requests with any HTTP token method readable by @mswjs/interceptors until the
@@ -69,29 +77,12 @@ let remove: (() => void) | undefined;
  * release();
  */
 export function holdClientMethodSupport(): () => void {
-  holders++;
-  const known = (parserMethods ??= new Set(http().METHODS));
-  remove ??= addSocketHook((request, socket) => {
-    const method = request.method;
-    if (typeof method !== "string" || !isMockSocket(socket)) return;
-    if (!known.has(method)) showParserKnownMethod(socket, method);
-    if (FETCH_FORBIDDEN_METHODS.has(method.toUpperCase())) keepMethodOnClone(socket);
-  });
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    holders--;
-    if (holders === 0) {
-      remove?.();
-      remove = undefined;
-    }
-  };
+  return support.hold();
 }
 
 /** Whether the support is installed right now (for tests). */
 export function clientMethodSupportInstalled(): boolean {
-  return remove !== undefined;
+  return support.installed();
 }
 
 function isMockSocket(socket: unknown): socket is MockSocketLike & { requestParser: ParserLike } {

@@ -17,7 +17,8 @@
  * and an instance that reused a running one disposed since is disposed completely (it forwarded
  * its listeners to the dead instance when applied again). Nothing else changes.
  */
-import { createRequire } from "node:module";
+import { interceptorsBuilds } from "./interceptors-builds.js";
+import { refCounted } from "./ref-counted.js";
 
 interface InterceptorPrototype {
   dispose(this: InterceptorLike): void;
@@ -30,8 +31,7 @@ interface InterceptorLike {
   on?: unknown;
 }
 
-let holders = 0;
-let restore: (() => void) | undefined;
+const guard = refCounted(install);
 
 /**
  * Guards `dispose()` (see the module comment) until the returned function is called. Reference
@@ -41,43 +41,11 @@ let restore: (() => void) | undefined;
  * release();
  */
 export function holdDisposeGuard(): () => void {
-  holders++;
-  restore ??= install();
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    holders--;
-    if (holders === 0) {
-      restore?.();
-      restore = undefined;
-    }
-  };
-}
-
-/** `Interceptor.prototype` of the CommonJS build and of the ES module build beside it (when this Node can require it). */
-function prototypes(): InterceptorPrototype[] {
-  const requireHere = createRequire(import.meta.url);
-  const found: InterceptorPrototype[] = [];
-  let entry: string;
-  try {
-    entry = requireHere.resolve("@mswjs/interceptors");
-  } catch {
-    return found;
-  }
-  for (const path of [entry, entry.replace(/index\.cjs$/, "index.mjs")]) {
-    try {
-      const prototype = (requireHere(path) as { Interceptor?: { prototype: InterceptorPrototype } }).Interceptor?.prototype;
-      if (prototype !== undefined && !found.includes(prototype)) found.push(prototype);
-    } catch {
-      // No such build, or an ES module this Node cannot require.
-    }
-  }
-  return found;
+  return guard.hold();
 }
 
 function install(): () => void {
-  const undo = prototypes().map((prototype) => {
+  const undo = interceptorsBuilds((module) => (module as { Interceptor?: { prototype: InterceptorPrototype } }).Interceptor?.prototype).map((prototype) => {
     const { dispose } = prototype;
     const guarded = function (this: InterceptorLike): void {
       const symbol = this.symbol;

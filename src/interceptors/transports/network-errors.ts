@@ -15,7 +15,8 @@
  * goes through as before. nock 15 runs its own copy of @mswjs/interceptors at the socket level,
  * where the node:http form is what both clients see (fetch wraps it in `fetch failed` itself).
  */
-import { createRequire } from "node:module";
+import { interceptorsBuilds } from "./interceptors-builds.js";
+import { refCounted } from "./ref-counted.js";
 
 const NETWORK_FAILURE = Symbol.for("infra-doubles.network-failure");
 
@@ -77,56 +78,18 @@ interface ControllerLike {
   readonly request?: Request;
 }
 
-let holders = 0;
-let restore: (() => void) | undefined;
+const shapes = refCounted(install);
 
 /**
  * Shapes network failures (see the module comment) until the returned function is called.
  * Reference counted; releasing twice is harmless. Loads @mswjs/interceptors on first use.
  */
 export function holdNetworkErrorShapes(): () => void {
-  holders++;
-  restore ??= install();
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    holders--;
-    if (holders === 0) {
-      restore?.();
-      restore = undefined;
-    }
-  };
-}
-
-/**
- * The request controller classes of @mswjs/interceptors: its CommonJS build, and its ES module
- * build beside it (msw imported from an ES module loads that one: the same library, another class),
- * when this Node can `require` an ES module (20.19 and later).
- */
-function controllerPrototypes(): ControllerPrototype[] {
-  const requireHere = createRequire(import.meta.url);
-  const prototypes: ControllerPrototype[] = [];
-  let entry: string;
-  try {
-    entry = requireHere.resolve("@mswjs/interceptors");
-  } catch {
-    return prototypes;
-  }
-  for (const path of [entry, entry.replace(/index\.cjs$/, "index.mjs")]) {
-    try {
-      const module = requireHere(path) as { RequestController?: { prototype: ControllerPrototype } };
-      const prototype = module.RequestController?.prototype;
-      if (prototype !== undefined && !prototypes.includes(prototype)) prototypes.push(prototype);
-    } catch {
-      // No such build, or an ES module this Node cannot require: its failures keep their shape.
-    }
-  }
-  return prototypes;
+  return shapes.hold();
 }
 
 function install(): () => void {
-  const undo = controllerPrototypes().map(patch);
+  const undo = interceptorsBuilds((module) => (module as { RequestController?: { prototype: ControllerPrototype } }).RequestController?.prototype).map(patch);
   return () => {
     for (const restoreOne of undo) restoreOne();
   };
