@@ -5,8 +5,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
 const assert = require("node:assert/strict");
 const { test } = require("node:test");
-// nock 14 exports the function; nock 15 (an ES module loaded with require) holds it as `default`.
-const nock = require("nock").default ?? require("nock");
+const nock = require("nock"); // nock 14, the peer range (nock 15 would give { default })
 const infra = require("infra-doubles");
 const { ManualClock, UsageError } = require("infra-doubles/simulator");
 const { interceptWithNock } = require("infra-doubles/nock");
