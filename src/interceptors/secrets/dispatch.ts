@@ -142,22 +142,11 @@ function routeBeforePipeline(pipeline: SecretsPipeline, sim: Simulator, request:
   const resolved = sim.read<SecretsState, ReturnType<typeof resolveNamespace>>(SECRETS, (ctx) => resolveNamespace(ctx.state, requestNamespace(request), rawPath));
   if (resolved === undefined) return undefined;
   const { namespace, path } = resolved;
-  if (path.replace(/\/+$/, "") === "sys/health") return { route: "/sys/health", operation: "read", method: request.method };
-  let operation: Operation;
-  try {
-    operation = operationOf(request);
-  } catch {
-    return undefined;
-  }
-  const encoded = reencodePath(`/${path}`);
-  for (const route of pipeline.coreRoutes) {
-    if (route.operations.includes(operation) && matchPath(route.path, encoded) !== undefined) return { route: route.path, operation, method: SPEC_METHOD[operation] };
-  }
-  const mounted = sim.read<SecretsState, ReturnType<typeof findMount>>(SECRETS, (ctx) => findMount(ctx.state, namespace + path));
-  if (mounted === undefined) return undefined;
-  const rest = reencodePath(mounted.rest);
-  const engineRoute = pipeline.engineHttp[mounted.mount.type]?.routes.find((r) => r.operations.includes(operation) && matchPath(r.path, rest) !== undefined);
-  return engineRoute === undefined ? undefined : { route: `/${mounted.mount.path}${engineRoute.path}`, operation, method: SPEC_METHOD[operation] };
+  if (isHealthPath(path)) return { route: "/sys/health", operation: "read", method: request.method };
+  const found = findRoute(pipeline, sim, request, namespace, path);
+  if (found === undefined) return undefined;
+  const method = SPEC_METHOD[found.operation];
+  return found.mount === undefined ? { route: found.route.path, operation: found.operation, method } : { route: `/${found.mount.path}${found.route.path}`, operation: found.operation, method };
 }
 
 /**
@@ -272,7 +261,29 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
  * or undefined when the method or path names none. For coverage only.
  */
 function endpointOf(pipeline: SecretsPipeline, sim: Simulator, request: RouteContext["request"], namespace: string, path: string): string | undefined {
-  if (path.replace(/\/+$/, "") === "sys/health") return request.method === "GET" || request.method === "HEAD" ? `${request.method} /sys/health` : undefined;
+  if (isHealthPath(path)) return request.method === "GET" || request.method === "HEAD" ? `${request.method} /sys/health` : undefined;
+  const found = findRoute(pipeline, sim, request, namespace, path);
+  if (found === undefined) return undefined;
+  return found.mount === undefined ? coreEndpoint(found.route, found.operation) : engineEndpoint(found.mount.type, found.route.path, found.operation);
+}
+
+function isHealthPath(path: string): boolean {
+  return path.replace(/\/+$/, "") === "sys/health";
+}
+
+/**
+ * The route a request (not health) is for, from its method and path alone (no token, node state or
+ * body read): a core route, or an engine route of the mount at the longest matching path (with that
+ * mount); undefined when the method or path names none. Shared by the journal's route name
+ * ({@link routeBeforePipeline}) and coverage's endpoint label ({@link endpointOf}).
+ */
+function findRoute(
+  pipeline: SecretsPipeline,
+  sim: Simulator,
+  request: RouteContext["request"],
+  namespace: string,
+  path: string,
+): { readonly route: SecretsPipeline["coreRoutes"][number]; readonly operation: Operation; readonly mount?: undefined } | { readonly route: { readonly path: string }; readonly operation: Operation; readonly mount: { readonly path: string; readonly type: string } } | undefined {
   let operation: Operation;
   try {
     operation = operationOf(request);
@@ -281,13 +292,13 @@ function endpointOf(pipeline: SecretsPipeline, sim: Simulator, request: RouteCon
   }
   const encoded = reencodePath(`/${path}`);
   for (const route of pipeline.coreRoutes) {
-    if (route.operations.includes(operation) && matchPath(route.path, encoded) !== undefined) return coreEndpoint(route, operation);
+    if (route.operations.includes(operation) && matchPath(route.path, encoded) !== undefined) return { route, operation };
   }
   const mounted = sim.read<SecretsState, ReturnType<typeof findMount>>(SECRETS, (ctx) => findMount(ctx.state, namespace + path));
   if (mounted === undefined) return undefined;
   const rest = reencodePath(mounted.rest);
   const engineRoute = pipeline.engineHttp[mounted.mount.type]?.routes.find((r) => r.operations.includes(operation) && matchPath(r.path, rest) !== undefined);
-  return engineRoute === undefined ? undefined : engineEndpoint(mounted.mount.type, engineRoute.path, operation);
+  return engineRoute === undefined ? undefined : { route: engineRoute, operation, mount: mounted.mount };
 }
 
 /**
