@@ -80,6 +80,24 @@ export {
   type UserInput,
   type WorkspaceInput,
 } from "./fixtures.js";
+export {
+  currentAccount,
+  forceUnlockWorkspace,
+  listWorkspacesPage,
+  lockHolder,
+  lockWorkspace,
+  organizationRole,
+  unlockWorkspace,
+  visibleOrganization,
+  visibleWorkspace,
+  workspaceByName,
+  workspacePermissions,
+  type Account,
+  type LockHolder,
+  type WorkspaceListPage,
+  type WorkspaceListQuery,
+  type WorkspacePermissions,
+} from "./workspaces.js";
 export { RUNS } from "./errors.js";
 export type * from "./state.js";
 export { PERMISSION_LEVELS, RUN_OPERATIONS, RUN_SOURCES } from "./state.js";

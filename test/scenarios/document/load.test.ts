@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createDoubles } from "../../../src/scenarios/doubles.js";
 import { ScenarioDocumentError } from "../../../src/scenarios/document/errors.js";
 import type { ScenarioDocument } from "../../../src/scenarios/document/types.js";
+import type { RunsState } from "../../../src/simulator/runs/state.js";
 import { describeEachTransport } from "../../support/transports.js";
 
 const WORLD = `
@@ -91,6 +92,22 @@ describe("scenario documents: names, seeds and refusals", () => {
     const c = createDoubles({ seed: 4, scenario: WORLD }).scenario?.names;
     expect(a).toEqual(b);
     expect(c?.runs.workspaces["acme/prod"]).not.toBe(a?.runs.workspaces["acme/prod"]);
+  });
+
+  it("sets the organization's cost-estimation-enabled setting from the document, and refuses a value that is not a boolean", () => {
+    const doubles = createDoubles({ seed: 2 });
+    doubles.load({ runs: { organizations: [{ name: "acme", costEstimationEnabled: true }, { name: "beta" }], workspaces: [{ name: "prod", organization: "acme" }] } });
+    const organizations = doubles.sim.read<RunsState, RunsState["organizations"]>("runs", (ctx) => ctx.state.organizations);
+    expect(organizations.acme?.costEstimationEnabled).toBe(true);
+    expect(organizations.beta?.costEstimationEnabled).toBe(false);
+    let refused: unknown;
+    try {
+      createDoubles().load({ runs: { organizations: [{ name: "acme", costEstimationEnabled: "yes" }] } } as unknown as ScenarioDocument);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ScenarioDocumentError);
+    expect((refused as ScenarioDocumentError).message).toContain("/runs/organizations/0/costEstimationEnabled");
   });
 
   it("loads the same document as JSON text and as an object", () => {

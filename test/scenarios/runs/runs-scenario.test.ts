@@ -10,6 +10,7 @@ import { configurationArchive, DEFAULT_MAIN_TF } from "../../../src/scenarios/ru
 import { runsDefaultScenario } from "../../../src/scenarios/runs/default-scenario.js";
 import { RUNS_DEFAULT_BASES, runsPlugin } from "../../../src/scenarios/runs/plugin.js";
 import type { RunsScenario } from "../../../src/scenarios/runs/runs-scenario.js";
+import type { RunsState } from "../../../src/simulator/runs/state.js";
 
 function world(options: { autoApply?: boolean } = {}) {
   const doubles = new DoublesCore([runsPlugin], { seed: 5 });
@@ -193,6 +194,12 @@ describe("runs dev server scenario and control routes", () => {
     const sim = (path: string, body?: unknown) =>
       fetch(`${server.url}/_sim/runs${path}`, { method: body === undefined ? "GET" : "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
     expect((await sim("/organizations", { name: "acme" })).status).toBe(201);
+    expect((await sim("/organizations", { name: "priced", costEstimationEnabled: true })).status).toBe(201);
+    expect((await sim("/organizations/acme/cost-estimation", { enabled: true })).status).toBe(200);
+    const organizations = doubles.sim.read<RunsState, RunsState["organizations"]>("runs", (ctx) => ctx.state.organizations);
+    expect([organizations.acme?.costEstimationEnabled, organizations.priced?.costEstimationEnabled]).toEqual([true, true]);
+    expect((await sim("/organizations/acme/cost-estimation", { enabled: false })).status).toBe(200);
+    expect(doubles.sim.read<RunsState, boolean | undefined>("runs", (ctx) => ctx.state.organizations.acme?.costEstimationEnabled)).toBe(false);
     const ws = (await (await sim("/workspaces", { organization: "acme", name: "app", vcsRepo: { identifier: "acme/app" } })).json()) as { id: string };
     const user = (await (await sim("/users", { username: "dev", permissions: { [ws.id]: "admin" } })).json()) as { token: string };
     expect(user.token).toMatch(/atlasv1/);
@@ -215,6 +222,10 @@ describe("runs dev server scenario and control routes", () => {
       ["/workspaces", { organization: "acme", name: "bad-url", vcsRepo: { identifier: "acme/x", htmlUrl: "not a url" } }],
       ["/outcomes", { durations: null }],
       ["/outcomes", { costEstimation: "yes" }],
+      ["/organizations", { name: "c", costEstimationEnabled: "yes" }],
+      ["/organizations/acme/cost-estimation", {}],
+      ["/organizations/acme/cost-estimation", { enabled: 1 }],
+      ["/organizations/nowhere/cost-estimation", { enabled: true }],
       ["/outcomes", { resources: 5 }],
       [`/workspaces/${ws.id}/commits`, { pullRequest: null, message: ["x"] }],
       [`/workspaces/${ws.id}/commits`, { files: { "main.tf": 5 } }],
