@@ -2,7 +2,7 @@
 // official Go client, configured as its README says (tfe.NewClient with Address and Token, which
 // first reads GET /api/v2/ping): read the token's user (Users.ReadCurrent), the organization
 // (Organizations.Read), the workspace by id and by name (Workspaces.ReadByID, Workspaces.Read),
-// lock and unlock it (Workspaces.Lock, Unlock, with go-tfe's ErrWorkspaceLocked and
+// lock and unlock it (Workspaces.Lock, Unlock, ForceUnlock, with go-tfe's ErrWorkspaceLocked and
 // ErrWorkspaceNotLocked for the 409s), create a configuration version, upload a directory, create a run WITHOUT a configuration
 // version (go-tfe sends "configuration-version": {"data": null}), read it until it is planned,
 // apply it with a comment, and read it until it is applied. Time is pushed with the dev server's
@@ -134,7 +134,17 @@ func main() {
 	if _, err := client.Workspaces.Unlock(ctx, workspace); err != tfe.ErrWorkspaceNotLocked {
 		fail("unlocking an unlocked workspace gives %v, not %v", err, tfe.ErrWorkspaceNotLocked)
 	}
-	fmt.Println("workspace locked and unlocked")
+	if _, err := client.Workspaces.Lock(ctx, workspace, tfe.WorkspaceLockOptions{}); err != nil {
+		fail("lock the workspace again: %v", err)
+	}
+	forced, err := client.Workspaces.ForceUnlock(ctx, workspace)
+	if err != nil || forced.Locked {
+		fail("force-unlock the workspace: %v (%+v)", err, forced)
+	}
+	if _, err := client.Workspaces.ForceUnlock(ctx, workspace); err != tfe.ErrWorkspaceNotLocked {
+		fail("force-unlocking an unlocked workspace gives %v, not %v", err, tfe.ErrWorkspaceNotLocked)
+	}
+	fmt.Println("workspace locked, unlocked and force-unlocked")
 
 	cv, err := client.ConfigurationVersions.Create(ctx, workspace, tfe.ConfigurationVersionCreateOptions{AutoQueueRuns: tfe.Bool(false)})
 	if err != nil {
