@@ -140,6 +140,13 @@ describeEachTransport("runs: organizations, workspaces and the account", (h) => 
       expectError(await w.api("GET", "/workspaces/ws-nope"), 404, "not found");
       expectError(await w.api("GET", `/workspaces/${w.ws.id}`, { token: w.stranger }), 404, "not found");
       expectError(await w.api("GET", "/organizations/acme/workspaces/prod", { token: w.stranger }), 404, "not found");
+      for (const name of ["__proto__", "constructor", "toString"]) {
+        expectError(await w.api("GET", `/organizations/${name}`), 404, "not found");
+        expectError(await w.api("GET", `/organizations/${name}/workspaces`), 404, "not found");
+        expectError(await w.api("GET", `/organizations/acme/workspaces/${name}`), 404, "not found");
+        expectError(await w.api("GET", `/workspaces/${name}`), 404, "not found");
+        expectError(await w.api("POST", `/workspaces/${name}/actions/lock`), 404, "not found");
+      }
     });
   });
 
