@@ -4,7 +4,7 @@
  * reads over the fixtures, the workspace list (paged, `search[name]`), workspace lock, unlock and
  * force-unlock tied to the run queue, the caller's account, and `GET /ping`.
  */
-import type { Route, RouteContext } from "../http.js";
+import type { Route, RouteContext, SimResponse } from "../http.js";
 import { invalidAttribute } from "../../simulator/runs/errors.js";
 import {
   currentAccount,
@@ -20,9 +20,10 @@ import type { Caller } from "../../simulator/runs/access.js";
 import type { OperationContext } from "../../simulator/kernel/simulator.js";
 import type { RunsState, Workspace } from "../../simulator/runs/state.js";
 import { readAs, updateAs } from "./context.js";
-import { document, includes, pageOf, pageRequest } from "./json-api.js";
+import type { SerializeContext } from "./serializers.js";
+import { document, includes, pageOf, pageRequest, uniqueResources } from "./json-api.js";
 import { jsonBody } from "./request.js";
-import { serializeAccount, serializeOrganization, serializeWorkspace } from "./workspace-serializers.js";
+import { serializeAccount, serializeOrganization, serializeWorkspace, WORKSPACE_INCLUDES, workspaceIncluded } from "./workspace-serializers.js";
 
 /**
  * The API version `GET /ping` announces in `TFP-API-Version` (go-tfe keeps it as `RemoteAPIVersion()`).
@@ -45,6 +46,12 @@ export function lockReason(request: RouteContext["request"], operation: string):
   if (reason === undefined || reason === null) return null;
   if (typeof reason !== "string") throw invalidAttribute(operation, "/reason", "reason must be a string");
   return reason;
+}
+
+/** One workspace's document, with `included` when `include` asks for anything. */
+function workspaceDocument(out: SerializeContext, workspace: Workspace, include: ReadonlySet<string>): SimResponse {
+  const data = serializeWorkspace(out, workspace);
+  return include.size === 0 ? document(200, { data }) : document(200, { data, included: uniqueResources(workspaceIncluded(out, workspace, include)) });
 }
 
 type LockAction = (sim: OperationContext<RunsState>, caller: Caller, workspaceId: string, reason: string | null) => Workspace;
@@ -101,7 +108,7 @@ export const workspaceRoutes: readonly Route[] = [
     operation: "list workspaces",
     handler: (ctx) =>
       readAs(ctx, "list workspaces", ({ sim, caller, out }) => {
-        includes(ctx.query, []);
+        const include = includes(ctx.query, WORKSPACE_INCLUDES);
         const requested = pageRequest(ctx.query);
         const search = ctx.query.get("search[name]");
         const { workspaces, totalCount } = listWorkspacesPage(
@@ -113,7 +120,10 @@ export const workspaceRoutes: readonly Route[] = [
           requested.size,
         );
         const page = pageOf(workspaces, totalCount, requested, ctx.request.url);
-        return document(200, { data: page.items.map((w) => serializeWorkspace(out, w)), links: page.links, meta: page.meta });
+        const data = page.items.map((w) => serializeWorkspace(out, w));
+        if (include.size === 0) return document(200, { data, links: page.links, meta: page.meta });
+        const included = uniqueResources(page.items.flatMap((w) => workspaceIncluded(out, w, include)));
+        return document(200, { data, included, links: page.links, meta: page.meta });
       }),
   },
   {
@@ -122,9 +132,9 @@ export const workspaceRoutes: readonly Route[] = [
     operation: "show workspace by name",
     handler: (ctx) =>
       readAs(ctx, "show workspace by name", ({ sim, caller, out }) => {
-        includes(ctx.query, []);
+        const include = includes(ctx.query, WORKSPACE_INCLUDES);
         const workspace = workspaceByName(sim.state, caller, ctx.params.organization_name ?? "", ctx.params.name ?? "", "show workspace by name");
-        return document(200, { data: serializeWorkspace(out, workspace) });
+        return workspaceDocument(out, workspace, include);
       }),
   },
   {
@@ -133,8 +143,8 @@ export const workspaceRoutes: readonly Route[] = [
     operation: "show workspace",
     handler: (ctx) =>
       readAs(ctx, "show workspace", ({ sim, caller, out }) => {
-        includes(ctx.query, []);
-        return document(200, { data: serializeWorkspace(out, visibleWorkspace(sim.state, caller, ctx.params.workspace_id ?? "", "show workspace")) });
+        const include = includes(ctx.query, WORKSPACE_INCLUDES);
+        return workspaceDocument(out, visibleWorkspace(sim.state, caller, ctx.params.workspace_id ?? "", "show workspace"), include);
       }),
   },
   lockRoute("lock", lockWorkspace),

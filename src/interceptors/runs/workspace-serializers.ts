@@ -7,9 +7,9 @@
  */
 import { isoMillis } from "../../simulator/kernel/time.js";
 import { lockHolder, organizationRole, workspacePermissions, type Account } from "../../simulator/runs/workspaces.js";
-import type { Organization, RunsState, Workspace } from "../../simulator/runs/state.js";
+import type { Organization, RunsState, Team, Workspace } from "../../simulator/runs/state.js";
 import type { ResourceObject } from "./json-api.js";
-import { serializeUser, type SerializeContext } from "./serializers.js";
+import { serializeRun, serializeUser, type SerializeContext } from "./serializers.js";
 
 /**
  * An `organizations` resource (its id is its name). `permissions` are the caller's: owners (an
@@ -154,4 +154,51 @@ export function serializeAccount(ctx: SerializeContext, account: Account): Resou
     },
     links: { self: ctx.link("/account/details") },
   };
+}
+
+/**
+ * The `include` values the workspace routes accept (a subset of the real API's): the organization,
+ * the current run, and whoever holds the lock.
+ * @example
+ * includes(ctx.query, WORKSPACE_INCLUDES) // Set { "organization", "locked_by" } for include=organization,locked-by
+ */
+export const WORKSPACE_INCLUDES: readonly string[] = Object.freeze(["organization", "current_run", "locked_by"]);
+
+/**
+ * A `teams` resource (the `locked-by` of a team token's lock): name and member count.
+ * @example
+ * serializeTeam(out, team).attributes.name // "ops"
+ */
+export function serializeTeam(ctx: SerializeContext, team: Team): ResourceObject {
+  return {
+    id: team.id,
+    type: "teams",
+    attributes: { name: team.name, "users-count": team.members.length, visibility: "secret" },
+    relationships: { organization: { data: { type: "organizations", id: team.organization } } },
+    links: { self: ctx.link(`/teams/${team.id}`) },
+  };
+}
+
+/**
+ * Resources a workspace includes for `include` (see {@link WORKSPACE_INCLUDES}).
+ * @example
+ * workspaceIncluded(out, ws, new Set(["locked_by"])) // [the run, user or team holding it]
+ */
+export function workspaceIncluded(ctx: SerializeContext, workspace: Workspace, include: ReadonlySet<string>): ResourceObject[] {
+  const state = ctx.state as RunsState;
+  const out: ResourceObject[] = [];
+  const organization = state.organizations[workspace.organization];
+  if (include.has("organization") && organization !== undefined) out.push(serializeOrganization(ctx, organization));
+  const currentRun = workspace.currentRunId === null ? undefined : state.runs[workspace.currentRunId];
+  if (include.has("current_run") && currentRun !== undefined) out.push(serializeRun(ctx, currentRun, { single: false }));
+  const holder = include.has("locked_by") ? lockHolder(state, workspace) : null;
+  if (holder !== null) {
+    const run = holder.type === "runs" ? state.runs[holder.id] : undefined;
+    const user = holder.type === "users" ? state.users[holder.id] : undefined;
+    const team = holder.type === "teams" ? state.teams[holder.id] : undefined;
+    if (run !== undefined) out.push(serializeRun(ctx, run, { single: false }));
+    if (user !== undefined) out.push(serializeUser(ctx, user));
+    if (team !== undefined) out.push(serializeTeam(ctx, team));
+  }
+  return out;
 }

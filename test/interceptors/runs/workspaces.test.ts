@@ -133,6 +133,23 @@ describeEachTransport("runs: organizations, workspaces and the account", (h) => 
       expect(admin.attributes.permissions).toMatchObject({ "can-queue-run": true, "can-lock": true, "can-force-unlock": true });
     });
 
+    it("includes the organization, the current run and the lock holder on request; other includes are 400", async () => {
+      const w = await startRuns(h);
+      const { runId } = await w.upload();
+      const held = await w.api("GET", `/workspaces/${w.ws.id}?include=organization,current-run,locked_by`);
+      expect(held.status).toBe(200);
+      expect(held.body.included.map((r: { type: string; id: string }) => `${r.type}/${r.id}`)).toEqual(["organizations/acme", `runs/${runId}`]);
+      w.doubles.advance("1m");
+      expect((await w.api("POST", `/runs/${runId}/actions/discard`)).status).toBe(202);
+      expect((await lock(w, "lock", w.writer)).status).toBe(200);
+      const byUser = await w.api("GET", "/organizations/acme/workspaces/prod?include=locked_by");
+      expect(byUser.body.included).toEqual([expect.objectContaining({ type: "users", id: w.userIds.writer, attributes: expect.objectContaining({ username: "walter" }) })]);
+      const list = await w.api("GET", "/organizations/acme/workspaces?include=organization");
+      expect(list.body.included.map((r: { id: string }) => r.id)).toEqual(["acme"]);
+      expectError(await w.api("GET", `/workspaces/${w.ws.id}?include=vars`), 400, "invalid include parameter");
+      expect((await w.api("GET", `/workspaces/${w.ws.id}`)).body.included).toBeUndefined();
+    });
+
     it("answers 404 for unknown and invisible workspaces", async () => {
       const w = await startRuns(h);
       expectError(await w.api("GET", "/organizations/acme/workspaces/nope"), 404, "not found");
