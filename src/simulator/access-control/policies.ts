@@ -10,7 +10,7 @@
  * real service's (docs/decisions/access-control.md, "Policies and roles").
  */
 import type { OperationContext, ReadContext } from "../kernel/simulator.js";
-import { checkNamespaceParameter, requireAcl, requireNamespace, resolveCaller, selectNamespace, type RequestScope } from "./authorization.js";
+import { checkNamespaceParameter, hasAcl, requireAcl, requireNamespace, resolveCaller, selectNamespace, type RequestScope } from "./authorization.js";
 import { aclError, invalid } from "./errors.js";
 import { contentHash } from "./hash.js";
 import { createPolicy, createRole, POLICY_NAME_REFUSAL, uniqueName } from "./fixtures.js";
@@ -54,9 +54,19 @@ function authorize(ctx: Context, scope: RequestScope, need: "read" | "write", op
   return { caller, namespace };
 }
 
-function byId<T extends { id: string }>(records: Record<string, T>, namespace: string): T[] {
+/**
+ * The records a list answers, by ID: those of the request's namespace, or with `ns=*` those of
+ * every namespace where the caller may read (as the token and binding-rule lists do).
+ * @throws {DomainError} `forbidden` without `acl:read` in the request's namespace (not for `ns=*`).
+ */
+function listed<T extends { id: string; namespace: string }>(ctx: Context, scope: RequestScope, records: Record<string, T>, operation: string): T[] {
+  checkNamespaceParameter(ctx.state, scope, operation);
+  const caller = resolveCaller(ctx.state, ctx.now, scope, operation, ctx);
+  const namespace = selectNamespace(ctx.state, scope, caller);
+  const wildcard = namespace === "*";
+  if (!wildcard) requireAcl(ctx.state, caller, namespace, "read", operation);
   return Object.values(records)
-    .filter((r) => (r as unknown as { namespace: string }).namespace === namespace)
+    .filter((r) => (wildcard ? hasAcl(ctx.state, caller, r.namespace, "read") : r.namespace === namespace))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
@@ -166,12 +176,11 @@ export function readPolicyOperation(ctx: ReadContext<AccessControlState>, scope:
 
 /**
  * Lists the policies of the request's namespace by ID, without their rules (`GET /acl/policies`).
- * Needs `acl:read`.
+ * Needs `acl:read`. `ns=*` lists every namespace where the caller may read.
  * @example listPoliciesOperation(ctx, { secret }).map((p) => p.name) // ["global-management", ...]
  */
 export function listPoliciesOperation(ctx: ReadContext<AccessControlState>, scope: RequestScope): PolicyListView[] {
-  const { namespace } = authorize(ctx, scope, "read", "list policies");
-  return byId(ctx.state.policies, namespace).map((policy) => {
+  return listed(ctx, scope, ctx.state.policies, "list policies").map((policy) => {
     const { rules: _rules, ...rest } = policyView(ctx.state, policy);
     return rest;
   });
@@ -257,13 +266,13 @@ export function readRoleOperation(ctx: ReadContext<AccessControlState>, scope: R
 
 /**
  * Lists the roles of the request's namespace by ID (`GET /acl/roles`), optionally only those
- * linking the policy with ID `policy` (`?policy=`). Needs `acl:read`.
+ * linking the policy with ID `policy` (`?policy=`). Needs `acl:read`. `ns=*` lists every
+ * namespace where the caller may read.
  * @example listRolesOperation(ctx, { secret }, { policy: policyId }).map((r) => r.name)
  */
 export function listRolesOperation(ctx: ReadContext<AccessControlState>, scope: RequestScope, filters: { readonly policy?: string | undefined } = {}): RoleView[] {
-  const { namespace } = authorize(ctx, scope, "read", "list roles");
   const policy = filters.policy;
-  return byId(ctx.state.roles, namespace)
+  return listed(ctx, scope, ctx.state.roles, "list roles")
     .filter((role) => policy === undefined || policy === "" || role.policies.includes(policy))
     .map((role) => roleView(ctx.state, role));
 }
