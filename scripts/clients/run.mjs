@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Runs the Go and Python clients (scripts/clients/go-tfe, scripts/clients/hvac) against
+// Runs the Go and Python clients (scripts/clients/go-tfe, scripts/clients/hvac, scripts/clients/consul2) against
 // `node dist/cli.cjs serve`: starts the dev server on a free port, reads its credentials from
 // `--json`, runs each client with them, stops the server. Needs `npm run build` first and, from
-// Debian, golang-go, golang-github-hashicorp-go-tfe-dev and python3-hvac.
-// Usage: node scripts/clients/run.mjs [go-tfe] [hvac]   (default: both). Exit 0 when all pass.
+// Debian, golang-go, golang-github-hashicorp-go-tfe-dev, python3-hvac and python3-consul2.
+// Usage: node scripts/clients/run.mjs [go-tfe] [hvac] [consul2]   (default: all). Exit 0 when all pass.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["go-tfe", "hvac"];
+const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["go-tfe", "hvac", "consul2"];
 
 const server = spawn(process.execPath, [join(root, "dist", "cli.cjs"), "serve", "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
 const [line] = await once(createInterface({ input: server.stdout }), "line");
@@ -37,6 +37,11 @@ const clients = {
     spawnSync("/usr/bin/python3", [join(root, "scripts", "clients", "hvac", "check.py")], {
       stdio: "inherit",
       env: { ...process.env, VAULT_ADDR: dev.url, VAULT_TOKEN: dev.secrets.rootToken },
+    }),
+  consul2: () =>
+    spawnSync("/usr/bin/python3", [join(root, "scripts", "clients", "consul2", "check.py")], {
+      stdio: "inherit",
+      env: { ...process.env, CONSUL_HTTP_ADDR: dev.url, CONSUL_HTTP_TOKEN: dev.accessControl.bootstrapSecretId },
     }),
 };
 

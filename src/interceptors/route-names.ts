@@ -57,7 +57,22 @@ export type AccessControlRoute =
   | "DELETE /acl/binding-rule/:id"
   | "GET /acl/binding-rules"
   | "POST /acl/login"
-  | "POST /acl/logout";
+  | "POST /acl/logout"
+  | "PUT /acl/bootstrap"
+  | "PUT /acl/policy"
+  | "GET /acl/policy/name/:name"
+  | "GET /acl/policy/:id"
+  | "PUT /acl/policy/:id"
+  | "DELETE /acl/policy/:id"
+  | "GET /acl/policies"
+  | "PUT /acl/role"
+  | "GET /acl/role/name/:name"
+  | "GET /acl/role/:id"
+  | "PUT /acl/role/:id"
+  | "DELETE /acl/role/:id"
+  | "GET /acl/roles"
+  | "GET /status/leader"
+  | "GET /status/peers";
 
 /** The secrets service's routes, as its spec writes them (no `/v1`; engines at the spec's mount paths `/ssh` and `/cloud`). */
 export type SecretsRoute =
@@ -170,4 +185,19 @@ export type AccessControlOperation =
   | "delete binding rule"
   | "list binding rules"
   | "login"
-  | "logout";
+  | "logout"
+  | "bootstrap"
+  | "create policy"
+  | "read policy by name"
+  | "read policy"
+  | "update policy"
+  | "delete policy"
+  | "list policies"
+  | "create role"
+  | "read role by name"
+  | "read role"
+  | "update role"
+  | "delete role"
+  | "list roles"
+  | "read leader"
+  | "list peers";

@@ -89,6 +89,41 @@ describeEachTransport("the consul client against the access-control service", (t
     }
   });
 
+  it("bootstraps the ACL system with acl.bootstrap() once, then is refused with the reset index (issue 23)", async () => {
+    // Regression (issue 23): acl.bootstrap() got 404.
+    const { acl, consul } = await start(t);
+    try {
+      // A world starts bootstrapped (its management token), like a cluster with an initial management token.
+      await expect(consul.acl.bootstrap()).rejects.toMatchObject({ statusCode: 403, message: "Permission denied: ACL bootstrap no longer allowed (reset index: 3)" });
+      acl.resetBootstrap();
+      const token = await consul.acl.bootstrap();
+      expect(token).toMatchObject({ ID: token.SecretID, Description: "Bootstrap Token (Global Management)", Policies: [{ Name: "global-management" }] });
+      expect(acl.access(token.SecretID)).toBe("write");
+      await expect(consul.acl.bootstrap()).rejects.toMatchObject({ statusCode: 403, message: `Permission denied: ACL bootstrap no longer allowed (reset index: ${token.CreateIndex})` });
+    } finally {
+      consul.destroy();
+    }
+  });
+
+  it("creates a policy and a role through the client's request layer, and a token using the role works", async () => {
+    const { consul, api } = await start(t);
+    const createPolicy = aclCall(consul, "_put", "acl.policy.create", "/acl/policy");
+    const readPolicyByName = aclCall(consul, "_get", "acl.policy.readByName", "/acl/policy/name/{id}");
+    const createRole = aclCall(consul, "_put", "acl.role.create", "/acl/role");
+    const listRoles = aclCall(consul, "_get", "acl.role.list", "/acl/roles");
+    try {
+      const policy = await createPolicy({ body: { Name: "acl-write", Rules: 'acl = "write"' } });
+      expect(await readPolicyByName({ id: "acl-write" })).toMatchObject({ ID: policy.ID, Rules: 'acl = "write"' });
+      await expect(createPolicy({ body: { Name: "bad", Rules: 'acl = "list"' } })).rejects.toMatchObject({ statusCode: 500, message: 'Invalid acl policy: "list"' });
+      const role = await createRole({ body: { Name: "admins", Policies: [{ Name: "acl-write" }] } });
+      expect((await listRoles()).map((r: { ID: string }) => r.ID)).toEqual([role.ID]);
+      const token = await api.createToken({ body: { Roles: [{ Name: "admins" }] } });
+      expect(await api.createToken({ token: token.SecretID, body: { Description: "via role" } })).toMatchObject({ Description: "via role" });
+    } finally {
+      consul.destroy();
+    }
+  });
+
   it("reads the query metadata (X-Consul-Index, KnownLeader, LastContact) like the real service's", async () => {
     const { consul, acl } = await start(t);
     try {

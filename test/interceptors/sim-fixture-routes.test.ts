@@ -53,6 +53,19 @@ describe("/_sim/ fixture routes of the access-control service", () => {
     expect(await call("GET", "/accessControl/bootstrap-token")).toMatchObject({ status: 200, body: { secretId: expect.any(String) } });
   });
 
+  it("allows one more ACL bootstrap with POST /accessControl/bootstrap-reset, as the real reset file does (issue 23)", async () => {
+    const { url, call } = await start();
+    const bootstrap = () => fetch(`${url}/v1/acl/bootstrap`, { method: "PUT" });
+    const refused = await bootstrap();
+    expect([refused.status, await refused.text()]).toEqual([403, "Permission denied: ACL bootstrap no longer allowed (reset index: 3)"]);
+    expect(await call("POST", "/accessControl/bootstrap-reset")).toMatchObject({ status: 200, body: { resetIndex: 3 } });
+    const made = await bootstrap();
+    expect(made.status).toBe(200);
+    const token = (await made.json()) as { SecretID: string; CreateIndex: number };
+    expect((await fetch(`${url}/v1/acl/tokens`, { headers: { "x-consul-token": token.SecretID } })).status).toBe(200);
+    expect(await (await bootstrap()).text()).toBe(`Permission denied: ACL bootstrap no longer allowed (reset index: ${token.CreateIndex})`);
+  });
+
   it("answers a body that does not fit with 400, the body-relative pointer and what was expected, and keeps nothing", async () => {
     const { call } = await start();
     const answer = await call("POST", "/accessControl/tokens", { policies: ["no-such-policy"] });

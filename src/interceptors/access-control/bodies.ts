@@ -12,6 +12,7 @@
 import type { BindingRuleInput } from "../../simulator/access-control/binding-rules.js";
 import type { LinkInput, NodeIdentityInput, ServiceIdentityInput } from "../../simulator/access-control/links.js";
 import type { LoginInput } from "../../simulator/access-control/login.js";
+import type { PolicyBody, RoleBody } from "../../simulator/access-control/policies.js";
 import type { TokenInput } from "../../simulator/access-control/tokens.js";
 import { bodyText, type SimRequest } from "../http.js";
 import { GoObject, decodeFailure, parseGoDuration, type FieldReader, type FieldReaders, type GoParseOptions } from "./go-json.js";
@@ -100,6 +101,49 @@ export const BINDING_RULE_BODY: GoBodyRules = Object.freeze({
     Selector: f("string"),
     BindType: f("string"),
     BindName: f("string"),
+    CreateIndex: f("uint", { ignored: true }),
+    ModifyIndex: f("uint", { ignored: true }),
+    Namespace: f("string", { enterprise: true }),
+  }),
+});
+
+/**
+ * The policy body (create and update): the real `ACLPolicy` struct's fields (`Syntax`, a legacy
+ * field, is accepted and ignored, like the fields the service sets itself).
+ * @example POLICY_BODY.prefix // "Policy decoding failed"
+ */
+export const POLICY_BODY: GoBodyRules = Object.freeze({
+  struct: "ACLPolicy",
+  prefix: "Policy decoding failed",
+  fields: Object.freeze({
+    ID: f("string"),
+    Name: f("string"),
+    Description: f("string"),
+    Rules: f("string"),
+    Syntax: f("string", { ignored: true }),
+    Datacenters: f("strings"),
+    Hash: f("string", { ignored: true }),
+    CreateIndex: f("uint", { ignored: true }),
+    ModifyIndex: f("uint", { ignored: true }),
+    Namespace: f("string", { enterprise: true }),
+  }),
+});
+
+/**
+ * The role body (create and update): the real `ACLRole` struct's fields.
+ * @example ROLE_BODY.fields.Policies.goType // "ACLRolePolicyLink"
+ */
+export const ROLE_BODY: GoBodyRules = Object.freeze({
+  struct: "ACLRole",
+  prefix: "Role decoding failed",
+  fields: Object.freeze({
+    ID: f("string"),
+    Name: f("string"),
+    Description: f("string"),
+    Policies: f("objects", { goType: "ACLRolePolicyLink", fields: LINK_FIELDS }),
+    ServiceIdentities: TOKEN_BODY.fields.ServiceIdentities as GoFieldRule,
+    NodeIdentities: TOKEN_BODY.fields.NodeIdentities as GoFieldRule,
+    Hash: f("string", { ignored: true }),
     CreateIndex: f("uint", { ignored: true }),
     ModifyIndex: f("uint", { ignored: true }),
     Namespace: f("string", { enterprise: true }),
@@ -259,6 +303,39 @@ export function decodeLoginBody(request: SimRequest, options: BodyOptions): Logi
     authMethod: str(decoded.AuthMethod) ?? "",
     bearerToken: str(decoded.BearerToken) ?? "",
     meta: decoded.Meta as Record<string, string> | undefined,
+    namespace: str(decoded.Namespace),
+  };
+}
+
+/**
+ * Decodes a policy body, with its `ID`.
+ * @throws {DomainError} `malformed` (400) `Policy decoding failed: ...`.
+ */
+export function decodePolicyBody(request: SimRequest, operation: string, options: BodyOptions): PolicyBody & { id?: string | undefined } {
+  const decoded = decodeBody(request, POLICY_BODY, operation, options);
+  return {
+    id: str(decoded.ID),
+    name: str(decoded.Name),
+    description: str(decoded.Description),
+    rules: str(decoded.Rules),
+    datacenters: decoded.Datacenters as string[] | undefined,
+    namespace: str(decoded.Namespace),
+  };
+}
+
+/**
+ * Decodes a role body, with its `ID`.
+ * @throws {DomainError} `malformed` (400) `Role decoding failed: ...`.
+ */
+export function decodeRoleBody(request: SimRequest, operation: string, options: BodyOptions): RoleBody & { id?: string | undefined } {
+  const decoded = decodeBody(request, ROLE_BODY, operation, options);
+  return {
+    id: str(decoded.ID),
+    name: str(decoded.Name),
+    description: str(decoded.Description),
+    policies: items(decoded.Policies)?.map(link),
+    serviceIdentities: items(decoded.ServiceIdentities)?.map((item): ServiceIdentityInput => ({ serviceName: str(item.ServiceName), datacenters: item.Datacenters as string[] | undefined })),
+    nodeIdentities: items(decoded.NodeIdentities)?.map((item): NodeIdentityInput => ({ nodeName: str(item.NodeName), datacenter: str(item.Datacenter) })),
     namespace: str(decoded.Namespace),
   };
 }

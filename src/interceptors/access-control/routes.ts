@@ -1,6 +1,7 @@
 /**
  * The access-control route table: every endpoint of the spec (token and binding-rule endpoints),
- * login and logout, as data. Handlers parse the request, call one simulator operation and
+ * login and logout, and the real service's endpoints around them (bootstrap, policies, roles,
+ * `/status/leader` and `/status/peers`), as data. Handlers parse the request, call one simulator operation and
  * serialise its answer; reads with `index` block (see `blocking.ts`).
  *
  * Spec: access-control.md "Endpoints".
@@ -12,9 +13,22 @@ import {
   readBindingRule,
   updateBindingRule,
 } from "../../simulator/access-control/binding-rules.js";
+import { bootstrapAcl } from "../../simulator/access-control/bootstrap.js";
 import { login, logout } from "../../simulator/access-control/login.js";
+import {
+  createPolicyOperation,
+  createRoleOperation,
+  deletePolicyOperation,
+  deleteRoleOperation,
+  listPoliciesOperation,
+  listRolesOperation,
+  readPolicyOperation,
+  readRoleOperation,
+  updatePolicyOperation,
+  updateRoleOperation,
+} from "../../simulator/access-control/policies.js";
 import { checkNamespaceParameter, type RequestScope } from "../../simulator/access-control/authorization.js";
-import { ACCESS_CONTROL, type AccessControlState } from "../../simulator/access-control/state.js";
+import { ACCESS_CONTROL, LEADER_ADDRESS, type AccessControlState } from "../../simulator/access-control/state.js";
 import {
   cloneToken,
   createToken,
@@ -26,14 +40,22 @@ import {
 } from "../../simulator/access-control/tokens.js";
 import type { ExpandedTokenView, TokenView } from "../../simulator/access-control/views.js";
 import type { OperationContext, ReadContext } from "../../simulator/kernel/simulator.js";
-import { DomainError } from "../../simulator/kernel/errors.js";
+import { DomainError, isDomainError } from "../../simulator/kernel/errors.js";
 import { json, type Route, type RouteContext, type SimResponse } from "../http.js";
 import { ANY_METHOD, matchPath, routeEndpoint } from "../router.js";
 import { blockingRead } from "./blocking.js";
-import { decodeBindingRuleBody, decodeCloneBody, decodeLoginBody, decodeTokenBody, type BodyOptions } from "./bodies.js";
+import {
+  decodeBindingRuleBody,
+  decodeCloneBody,
+  decodeLoginBody,
+  decodePolicyBody,
+  decodeRoleBody,
+  decodeTokenBody,
+  type BodyOptions,
+} from "./bodies.js";
 import { accessControlNoRoute } from "./errors.js";
 import { requestScope } from "./request-scope.js";
-import { bindingRuleWire, expandedTokenWire, tokenWire } from "./wire.js";
+import { bindingRuleWire, bootstrapWire, expandedTokenWire, policyListWire, policyWire, roleWire, tokenWire } from "./wire.js";
 
 function write<R>(ctx: RouteContext, operation: (op: OperationContext<AccessControlState>) => R): R {
   return ctx.sim.update<AccessControlState, R>(ACCESS_CONTROL, operation);
@@ -74,6 +96,207 @@ function isExpandedQuery(query: URLSearchParams): boolean {
 function isExpanded(view: TokenView | ExpandedTokenView): view is ExpandedTokenView {
   return "expandedPolicies" in view;
 }
+
+/**
+ * Runs a read whose "not found" the real service answers with another status: a missing policy is
+ * `403 ACL not found` (its read handler returns the ACL "not found" error). The error keeps its
+ * `not_found` code, so a blocking read still waits for the policy to appear.
+ */
+function notFoundAs<R>(status: number, compute: () => R): R {
+  try {
+    return compute();
+  } catch (error) {
+    if (!isDomainError(error) || error.code !== "not_found") throw error;
+    throw new DomainError({ code: "not_found", service: ACCESS_CONTROL, operation: error.operation, message: error.detail, status, ...(error.resource === undefined ? {} : { resource: error.resource }) });
+  }
+}
+
+/** The id in the URL and the body's `ID` must agree (400 `<Kind> ID in URL and payload do not match`). */
+function checkBodyId(operation: string, kind: string, urlId: string, bodyId: string | undefined): void {
+  if (urlId === "") {
+    if (bodyId !== undefined && bodyId !== "") throw badRequest(operation, `Cannot specify the ID when creating a new ${kind.toLowerCase()}`);
+    return;
+  }
+  if (bodyId !== undefined && bodyId !== "" && bodyId !== urlId) throw badRequest(operation, `${kind} ID in URL and payload do not match`);
+}
+
+/**
+ * Policy, role, bootstrap and status endpoints (outside the spec, which says "Policy and role
+ * records as standalone resources: not shown"): the real service's, over the same records the
+ * fixtures make (docs/decisions/access-control.md, "Policies and roles", "ACL bootstrap").
+ */
+const policyAndRoleEndpoints: Route[] = [
+  {
+    method: "PUT",
+    path: "/acl/bootstrap",
+    operation: "bootstrap",
+    handler: (ctx) => json(200, bootstrapWire(write(ctx, (op) => bootstrapAcl(op)))),
+  },
+  {
+    method: "PUT",
+    path: "/acl/policy",
+    operation: "create policy",
+    handler: (ctx) => {
+      const operation = "create policy";
+      const scope = requestScope(ctx.request, ctx.query);
+      const input = decodePolicyBody(ctx.request, operation, beforeBody(ctx, scope, operation));
+      checkBodyId(operation, "Policy", "", input.id);
+      return json(200, policyWire(write(ctx, (op) => createPolicyOperation(op, scope, input))));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/policy/name/:name",
+    operation: "read policy by name",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const name = ctx.params.name ?? "";
+      return blockingRead(ctx, () =>
+        notFoundAs(403, () => {
+          const view = read(ctx, (op) => readPolicyOperation(op, scope, name, "name"));
+          return { value: policyWire(view), index: view.modifyIndex };
+        }),
+      );
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/policy/:id",
+    operation: "read policy",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.id ?? "";
+      return blockingRead(ctx, () =>
+        notFoundAs(403, () => {
+          const view = read(ctx, (op) => readPolicyOperation(op, scope, id));
+          return { value: policyWire(view), index: view.modifyIndex };
+        }),
+      );
+    },
+  },
+  {
+    method: "PUT",
+    path: "/acl/policy/:id",
+    operation: "update policy",
+    handler: (ctx) => {
+      const operation = "update policy";
+      const scope = requestScope(ctx.request, ctx.query);
+      const input = decodePolicyBody(ctx.request, operation, beforeBody(ctx, scope, operation));
+      const id = ctx.params.id ?? "";
+      checkBodyId(operation, "Policy", id, input.id);
+      return json(200, policyWire(write(ctx, (op) => updatePolicyOperation(op, scope, id, input))));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/acl/policy/:id",
+    operation: "delete policy",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.id ?? "";
+      return json(200, write(ctx, (op) => deletePolicyOperation(op, scope, id)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/policies",
+    operation: "list policies",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      return blockingRead(ctx, () => {
+        const views = read(ctx, (op) => listPoliciesOperation(op, scope));
+        return { value: views.map(policyListWire), index: maxIndex(views) };
+      });
+    },
+  },
+  {
+    method: "PUT",
+    path: "/acl/role",
+    operation: "create role",
+    handler: (ctx) => {
+      const operation = "create role";
+      const scope = requestScope(ctx.request, ctx.query);
+      const input = decodeRoleBody(ctx.request, operation, beforeBody(ctx, scope, operation));
+      checkBodyId(operation, "Role", "", input.id);
+      return json(200, roleWire(write(ctx, (op) => createRoleOperation(op, scope, input))));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/role/name/:name",
+    operation: "read role by name",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const name = ctx.params.name ?? "";
+      return blockingRead(ctx, () => {
+        const view = read(ctx, (op) => readRoleOperation(op, scope, name, "name"));
+        return { value: roleWire(view), index: view.modifyIndex };
+      });
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/role/:id",
+    operation: "read role",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.id ?? "";
+      return blockingRead(ctx, () => {
+        const view = read(ctx, (op) => readRoleOperation(op, scope, id));
+        return { value: roleWire(view), index: view.modifyIndex };
+      });
+    },
+  },
+  {
+    method: "PUT",
+    path: "/acl/role/:id",
+    operation: "update role",
+    handler: (ctx) => {
+      const operation = "update role";
+      const scope = requestScope(ctx.request, ctx.query);
+      const input = decodeRoleBody(ctx.request, operation, beforeBody(ctx, scope, operation));
+      const id = ctx.params.id ?? "";
+      checkBodyId(operation, "Role", id, input.id);
+      return json(200, roleWire(write(ctx, (op) => updateRoleOperation(op, scope, id, input))));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/acl/role/:id",
+    operation: "delete role",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const id = ctx.params.id ?? "";
+      return json(200, write(ctx, (op) => deleteRoleOperation(op, scope, id)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/acl/roles",
+    operation: "list roles",
+    handler: (ctx) => {
+      const scope = requestScope(ctx.request, ctx.query);
+      const policy = ctx.query.get("policy") ?? undefined;
+      return blockingRead(ctx, () => {
+        const views = read(ctx, (op) => listRolesOperation(op, scope, { policy }));
+        return { value: views.map(roleWire), index: maxIndex(views) };
+      });
+    },
+  },
+  {
+    method: "GET",
+    path: "/status/leader",
+    operation: "read leader",
+    // One simulated server, always the leader; status endpoints need no token.
+    handler: () => json(200, LEADER_ADDRESS),
+  },
+  {
+    method: "GET",
+    path: "/status/peers",
+    operation: "list peers",
+    handler: () => json(200, [LEADER_ADDRESS]),
+  },
+];
 
 /** The endpoints, most specific paths first (`/acl/token/self` before `/acl/token/:AccessorID`). */
 const endpoints: Route[] = [
@@ -255,6 +478,7 @@ const endpoints: Route[] = [
       return json(200, write(ctx, (op) => logout(op, scope)));
     },
   },
+  ...policyAndRoleEndpoints,
 ];
 
 /** The methods the real router would list in `Allow` for `path`: `OPTIONS`, then the served ones. */
@@ -291,6 +515,8 @@ function missingId(message: string, operation: string): Route["handler"] {
 const missingIdRoutes: Route[] = [
   { method: ["GET", "DELETE"], path: "/acl/token", handler: missingId("Missing token AccessorID", "read token") },
   { method: ["GET", "DELETE"], path: "/acl/binding-rule", handler: missingId("Missing binding rule ID", "read binding rule") },
+  { method: ["GET", "DELETE"], path: "/acl/policy", handler: missingId("Missing policy ID", "read policy") },
+  { method: ["GET", "DELETE"], path: "/acl/role", handler: missingId("Missing role ID", "read role") },
 ];
 
 /**

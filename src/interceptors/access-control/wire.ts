@@ -14,6 +14,7 @@ import type {
   TokenView,
 } from "../../simulator/access-control/views.js";
 import type { NodeIdentity, ServiceIdentity } from "../../simulator/access-control/state.js";
+import type { PolicyListView } from "../../simulator/access-control/policies.js";
 
 type Wire = Record<string, unknown>;
 
@@ -64,7 +65,8 @@ export function tokenWire(token: TokenView): Wire {
   return out;
 }
 
-function policyWire(policy: PolicyView): Wire {
+/** A policy as the service answers it (policy endpoints, `ExpandedPolicies`). */
+export function policyWire(policy: PolicyView): Wire {
   const out: Wire = {
     ID: policy.id,
     Name: policy.name,
@@ -79,7 +81,8 @@ function policyWire(policy: PolicyView): Wire {
   return out;
 }
 
-function roleWire(role: RoleView): Wire {
+/** A role as the service answers it (role endpoints, role lists, `ExpandedRoles`). */
+export function roleWire(role: RoleView): Wire {
   const out: Wire = {
     ID: role.id,
     Name: role.name,
@@ -93,6 +96,21 @@ function roleWire(role: RoleView): Wire {
   out.CreateIndex = role.createIndex;
   out.ModifyIndex = role.modifyIndex;
   return out;
+}
+
+/** A policy list item (`GET /acl/policies`): the policy's fields without `Rules`. */
+export function policyListWire(policy: PolicyListView): Wire {
+  const out: Wire = { ID: policy.id, Name: policy.name, Description: policy.description, Datacenters: [...policy.datacenters] };
+  if (policy.namespace !== "") out.Namespace = policy.namespace;
+  out.Hash = policy.hash;
+  out.CreateIndex = policy.createIndex;
+  out.ModifyIndex = policy.modifyIndex;
+  return out;
+}
+
+/** The bootstrap answer: the token's fields after `ID`, the SecretID again (the real service's legacy field). */
+export function bootstrapWire(token: TokenView): Wire {
+  return { ID: token.secretId, ...tokenWire(token) };
 }
 
 /** A token read with `expanded`: the token's fields, then the contents of what affects it. */

@@ -21,6 +21,7 @@ import {
 import type { ClaimsInput, ServiceAccountIdentityInput } from "../../simulator/access-control/auth-methods.js";
 import { hasAcl, isExpired, liveTokenBySecret, type RequestScope } from "../../simulator/access-control/authorization.js";
 import { createBindingRule, type BindingRuleInput } from "../../simulator/access-control/binding-rules.js";
+import { bootstrapStatus, resetBootstrap } from "../../simulator/access-control/bootstrap.js";
 import type { LinkInput, NodeIdentityInput, ServiceIdentityInput } from "../../simulator/access-control/links.js";
 import { evaluateBindings, login, logout, type Bindings } from "../../simulator/access-control/login.js";
 import {
@@ -132,6 +133,30 @@ export class AccessControlScenario {
   get bootstrapToken(): TokenCredentials {
     const { bootstrap } = this.state();
     return { accessorId: bootstrap.accessorId, secretId: bootstrap.secretId };
+  }
+
+  /**
+   * Allows one more `PUT /acl/bootstrap`, as an operator does on the real service by writing the
+   * reset index into its `acl-bootstrap-reset` file. A world starts bootstrapped (its
+   * {@link bootstrapToken} counts as the bootstrap), so a second bootstrap is refused with
+   * `403 Permission denied: ACL bootstrap no longer allowed (reset index: N)` until this is called.
+   * The next bootstrap makes a new management token; tokens made before (the bootstrap token
+   * included) stay valid, and {@link bootstrapToken} stays the one the world started with.
+   * @returns the reset index (the index of the last bootstrap).
+   * @example
+   * acl.resetBootstrap(); // 3 in a fresh world
+   * const token = await consul.acl.bootstrap(); // token.SecretID: a new management token
+   */
+  resetBootstrap(): number {
+    return this.update((ctx) => resetBootstrap(ctx));
+  }
+
+  /**
+   * Whether `PUT /acl/bootstrap` would succeed now, and the reset index a refusal reports.
+   * @example acl.bootstrapStatus // { allowed: false, resetIndex: 3 }
+   */
+  get bootstrapStatus(): { readonly allowed: boolean; readonly resetIndex: number } {
+    return bootstrapStatus(this.state());
   }
 
   /**

@@ -341,6 +341,12 @@ export function documentControlRoutes(target: ScenarioTarget, service: "runs" | 
         handler: () => json(200, target.accessControl.bootstrapToken),
       },
       {
+        method: "POST",
+        path: "/bootstrap-reset",
+        doc: { answer: '200 {"resetIndex"}: the next PUT /v1/acl/bootstrap succeeds once (as the real reset file allows)' },
+        handler: () => json(200, { resetIndex: target.accessControl.resetBootstrap() }),
+      },
+      {
         method: "DELETE",
         path: "/tokens/:accessor_id",
         doc: { answer: "204, the token deleted (also when it did not exist)" },

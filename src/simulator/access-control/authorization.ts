@@ -8,6 +8,7 @@
  */
 import type { Tracer } from "../kernel/trace.js";
 import { aclError, aclNotFound, malformed } from "./errors.js";
+import { aclLevelOf } from "./rules.js";
 import { traceTokenEvent } from "./token-events.js";
 import {
   ANONYMOUS_ACCESSOR_ID,
@@ -133,18 +134,17 @@ export function requireNamespace(state: AccessControlState, namespace: string, o
   }
 }
 
-const ACL_RULE = /^\s*acl\s*=\s*"(read|write|deny|list)"\s*$/m;
-
 /**
- * The `acl = "..."` level a policy's rules grant, if they say.
+ * The `acl = "..."` level a policy's rules grant, if they say: the top-level `acl` of the rules
+ * as the rules parser reads them (`rules.ts`, the same parser that validates policies), so a
+ * line inside a block does not count. `list` (refused when a policy is written, but possible in a
+ * record built by hand) reads as `read`.
  * @example policyAclRule({ ...policy, rules: 'acl = "read"' }) // "read"
  */
 export function policyAclRule(policy: PolicyRecord): "read" | "write" | "deny" | undefined {
-  const match = ACL_RULE.exec(policy.rules);
-  if (!match) return undefined;
-  const level = match[1];
+  const level = aclLevelOf(policy.rules);
   if (level === "list") return "read";
-  return level as "read" | "write" | "deny";
+  return level === "read" || level === "write" || level === "deny" ? level : undefined;
 }
 
 /**

@@ -54,7 +54,7 @@ function builtinToken(fields: Pick<TokenRecord, "accessorId" | "secretId" | "des
 /**
  * The initial state: settings, the `default` namespace, the `global-management` policy (index 1),
  * the anonymous token (index 2) and the bootstrap token linked to `global-management` (index 3),
- * whose ids come from the seeded id source.
+ * whose ids come from the seeded id source. The ACL system counts as bootstrapped (reset index 3).
  * @example initialAccessControlState({ now: 0, ids: new IdSource(1) }).index // 3
  */
 export function initialAccessControlState(ctx: { readonly now: number; readonly ids: IdSource }, settings: Partial<AccessControlSettings> = {}): AccessControlState {
@@ -96,6 +96,9 @@ export function initialAccessControlState(ctx: { readonly now: number; readonly 
     namespaces: dict([[DEFAULT_NAMESPACE, { name: DEFAULT_NAMESPACE, description: "Builtin Default Namespace", defaultPolicies: [], defaultRoles: [] }]]),
     expiryMoves: dict(),
     bootstrap: { accessorId: bootstrap.accessorId, secretId: bootstrap.secretId },
+    // The built-in management token counts as a bootstrap at its index, as a real cluster whose
+    // configuration names an initial management token bootstraps with it (docs/decisions/access-control.md).
+    bootstrapState: { resetIndex: bootstrap.createIndex, allowed: false },
   };
 }
 

@@ -17,7 +17,8 @@ import {
   type NodeIdentityInput,
   type ServiceIdentityInput,
 } from "./links.js";
-import { isReservedId, isUuid, isValidRoleName } from "./names.js";
+import { isReservedId, isUuid, isValidPolicyName, isValidRoleName } from "./names.js";
+import { checkPolicyRules } from "./rules.js";
 import {
   DEFAULT_NAMESPACE,
   authMethodKey,
@@ -75,7 +76,11 @@ export interface AuthMethodInput {
   readonly namespace?: string;
 }
 
-function uniqueName<T extends { name: string; namespace: string }>(records: Record<string, T>, name: string, namespace: string): boolean {
+/** The real service's refusal of a policy name outside `[A-Za-z0-9-_]{1,128}`. */
+export const POLICY_NAME_REFUSAL = "Invalid Policy: invalid Name. Only alphanumeric characters, '-' and '_' are allowed";
+
+/** Whether no record of `records` in `namespace` is named `name`. */
+export function uniqueName<T extends { name: string; namespace: string }>(records: Record<string, T>, name: string, namespace: string): boolean {
   return !Object.values(records).some((r) => r.name === name && r.namespace === namespace);
 }
 
@@ -100,8 +105,10 @@ function policyHash(policy: Omit<PolicyRecord, "hash">): string {
 }
 
 /**
- * Creates a policy.
- * @throws {DomainError} `invalid` for a duplicate name in the namespace, a bad ID or an unknown namespace.
+ * Creates a policy. Its rules are parsed and validated as the real service does (`rules.ts`).
+ * @throws {DomainError} `invalid` for a missing, badly formed or duplicate name in the namespace,
+ * a bad ID, an unknown namespace, or rules that do not parse (`Failed to parse ACL rules: ...`) or
+ * name an invalid level (`Invalid acl policy: "list"`).
  * @example createPolicy(ctx, { name: "acl-read", rules: 'acl = "read"' })
  */
 export function createPolicy(ctx: OperationContext<AccessControlState>, input: PolicyInput): PolicyRecord {
@@ -109,7 +116,9 @@ export function createPolicy(ctx: OperationContext<AccessControlState>, input: P
   const namespace = input.namespace ?? DEFAULT_NAMESPACE;
   checkNamespaceExists(ctx.state, namespace, operation);
   if (!input.name) throw invalid(operation, "Invalid Policy: no Name is set");
+  if (!isValidPolicyName(input.name)) throw invalid(operation, POLICY_NAME_REFUSAL);
   if (!uniqueName(ctx.state.policies, input.name, namespace)) throw invalid(operation, `Invalid Policy: A Policy with Name "${input.name}" already exists`);
+  checkPolicyRules(input.rules ?? "", operation);
   const id = fixtureId(ctx, input.id, (id) => ctx.state.policies[id] !== undefined, operation);
   const index = nextIndex(ctx.state);
   const base = {
@@ -129,16 +138,19 @@ export function createPolicy(ctx: OperationContext<AccessControlState>, input: P
 
 /**
  * Changes a policy (rename it, change its rules). Tokens keep linking it by ID.
- * @throws {DomainError} `invalid` for an unknown policy or a name already taken.
+ * @throws {DomainError} `invalid` for an unknown policy, a bad name or one already taken, or
+ * invalid rules.
  * @example updatePolicy(ctx, policyId, { name: "acl-readers" })
  */
 export function updatePolicy(ctx: OperationContext<AccessControlState>, id: string, changes: Partial<Pick<PolicyInput, "name" | "rules" | "description" | "datacenters">>): PolicyRecord {
   const operation = "update policy";
   const existing = ctx.state.policies[id];
   if (!existing) throw invalid(operation, `Cannot find policy ${id}`);
+  if (changes.name !== undefined && !isValidPolicyName(changes.name)) throw invalid(operation, POLICY_NAME_REFUSAL);
   if (changes.name !== undefined && changes.name !== existing.name && !uniqueName(ctx.state.policies, changes.name, existing.namespace)) {
     throw invalid(operation, `Invalid Policy: A Policy with Name "${changes.name}" already exists`);
   }
+  if (changes.rules !== undefined) checkPolicyRules(changes.rules, operation);
   const base = {
     ...existing,
     name: changes.name ?? existing.name,

@@ -59,3 +59,20 @@ export type {
 } from "./views.js";
 /** The selector language and BindName templates (binding rules). */
 export * as selector from "./selector/index.js";
+export {
+  createPolicyOperation,
+  updatePolicyOperation,
+  deletePolicyOperation,
+  readPolicyOperation,
+  listPoliciesOperation,
+  createRoleOperation,
+  updateRoleOperation,
+  deleteRoleOperation,
+  readRoleOperation,
+  listRolesOperation,
+  type PolicyBody,
+  type PolicyListView,
+  type RoleBody,
+} from "./policies.js";
+export { bootstrapAcl, bootstrapStatus, resetBootstrap, BOOTSTRAP_TOKEN_DESCRIPTION } from "./bootstrap.js";
+export { checkPolicyRules, aclLevelOf, type PolicyRules, type ResourceRule, type RuleLevel } from "./rules.js";

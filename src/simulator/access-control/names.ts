@@ -9,6 +9,7 @@ import { RESERVED_ID_PREFIX } from "./state.js";
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const IDENTITY_NAME = /^[a-z0-9]([a-z0-9\-_]*[a-z0-9])?$/;
 const ROLE_NAME = /^[A-Za-z0-9\-_]{1,256}$/;
+const POLICY_NAME = /^[A-Za-z0-9\-_]{1,128}$/;
 
 /** Longest ServiceName or NodeName (spec Limits). */
 export const MAX_IDENTITY_NAME_LENGTH = 256;
@@ -34,4 +35,9 @@ export function isValidIdentityName(name: string): boolean {
 /** Role names: 1 to 256 of letters, digits, `-` and `_`. */
 export function isValidRoleName(name: string): boolean {
   return ROLE_NAME.test(name);
+}
+
+/** Policy names: 1 to 128 of letters, digits, `-` and `_` (the real service's rule). */
+export function isValidPolicyName(name: string): boolean {
+  return POLICY_NAME.test(name);
 }

@@ -171,6 +171,11 @@ export interface AccessControlState {
   expiryMoves: Dict<number>;
   /** The bootstrap token's ids (global-management). */
   bootstrap: { accessorId: string; secretId: string };
+  /**
+   * ACL bootstrap: the index of the last bootstrap (the real service's "reset index"), and whether
+   * `PUT /acl/bootstrap` is allowed once more (a reset, as the real service's reset file allows).
+   */
+  bootstrapState: { resetIndex: number; allowed: boolean };
 }
 
 /** Service name in the simulator and in errors. */
@@ -186,6 +191,8 @@ export const GLOBAL_MANAGEMENT_POLICY_ID = "00000000-0000-0000-0000-000000000001
 export const RESERVED_ID_PREFIX = "00000000-0000-0000-0000-0000000000";
 /** What a caller with only `acl:read` sees instead of a SecretID. */
 export const HIDDEN_SECRET = "<hidden>";
+/** The address `GET /status/leader` answers: the one simulated server, always the leader (the real default RPC port). */
+export const LEADER_ADDRESS = "127.0.0.1:8300";
 /** The namespace everything lives in without the enterprise option. */
 export const DEFAULT_NAMESPACE = "default";
 

@@ -100,7 +100,8 @@ function uuidRefusal(operation: string, field: "AccessorID" | "SecretID", value:
   if (taken) throw invalid(operation, `Invalid Token: ${field} is already in use`);
 }
 
-function freshUuid(ctx: OperationContext<AccessControlState>): string {
+/** A seeded UUID outside the reserved prefix, used by no token as AccessorID or SecretID. */
+export function freshUuid(ctx: OperationContext<AccessControlState>): string {
   for (;;) {
     const id = ctx.ids.uuid();
     if (!isReservedId(id) && ctx.state.tokens[id] === undefined && ctx.state.secrets[id] === undefined) return id;

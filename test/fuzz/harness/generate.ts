@@ -106,6 +106,12 @@ export function template(e: Endpoint, ids: WorldIds, rng: Prng): unknown {
     if (p.endsWith("/clone")) return { Description: "clone" };
     if (p.startsWith("/acl/binding-rule")) return { AuthMethod: "dev-method", BindType: rng.pick(["service", "node", "role", "policy"]), BindName: "${serviceaccount.name}", Selector: "serviceaccount.namespace==default" };
     if (p === "/acl/login") return { AuthMethod: rng.pick(["dev-method", "nope"]), BearerToken: rng.pick(["dev-bearer-token", "wrong"]) };
+    if (p === "/acl/policy" || p === "/acl/policy/:id") {
+      return { Name: rng.pick(["fuzz-policy", "acl-read", "bad name"]), Rules: rng.pick(['acl = "read"', 'acl = "list"', 'key_prefix "" { policy = "write" }', "acl = read", '{"acl": "write"}']) };
+    }
+    if (p === "/acl/role" || p === "/acl/role/:id") {
+      return { Name: rng.pick(["fuzz-role", "bad name"]), Policies: [{ Name: rng.pick(["acl-read", "acl-write", "nope"]) }], ...(rng.chance(0.3) ? { ServiceIdentities: [{ ServiceName: rng.pick(["web", "Web!"]) }] } : {}) };
+    }
     return {};
   }
   if (p.startsWith("/sys/mounts/")) return { type: rng.pick(["ssh", "cloud", "kv", "nope"]), description: "fuzz" };

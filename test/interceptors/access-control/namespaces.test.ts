@@ -89,6 +89,24 @@ describeEachTransport("access-control: enterprise namespaces", (t) => {
     expect((await h.call("GET", `/acl/token/${a.AccessorID}?ns=team-a`)).status).toBe(404);
   });
 
+  it("makes, reads and lists policies and roles in the selected namespace, and every namespace with ns=* (issue 23)", async () => {
+    const h = await enterprise();
+    const policy = await h.call("PUT", "/acl/policy", { body: { Namespace: "team-a", Name: "a-read", Rules: 'acl = "read"' } });
+    expect(policy).toMatchObject({ status: 200, json: { Namespace: "team-a", Name: "a-read" } });
+    expect(h.acl.policy("a-read", "team-a")?.id).toBe(policy.json.ID);
+    expect((await h.call("GET", "/acl/policy/name/a-read")).status).toBe(403);
+    expect((await h.call("GET", "/acl/policy/name/a-read?ns=team-a")).json.ID).toBe(policy.json.ID);
+    const role = await h.call("PUT", "/acl/role?ns=team-a", { body: { Name: "a-readers", Policies: [{ Name: "a-read" }] } });
+    expect(role).toMatchObject({ status: 200, json: { Namespace: "team-a", Policies: [{ ID: policy.json.ID, Name: "a-read" }] } });
+    const names = async (path: string) => (await h.call("GET", path)).json.map((x: { Name: string }) => x.Name).sort();
+    expect(await names("/acl/policies?ns=team-a")).toEqual(["a-read", "ns-write"]);
+    expect(await names("/acl/policies")).toEqual(["acl-read", "global-management"]);
+    expect(await names("/acl/policies?ns=*")).toEqual(["a-read", "acl-read", "global-management", "ns-write", "ns-write"]);
+    expect(await names("/acl/roles?ns=*")).toEqual(["a-readers"]);
+    expect(await names("/acl/roles")).toEqual([]);
+    expect(await h.call("PUT", "/acl/policy", { body: { Namespace: "nope", Name: "x" } })).toMatchObject({ status: 500, text: 'Namespace "nope" does not exist' });
+  });
+
   it("keeps a namespace's token out of other namespaces, while default-namespace operators see everything", async () => {
     const h = await enterprise();
     const teamAdmin = (await h.call("PUT", "/acl/token", { body: { Namespace: "team-a", Policies: [{ Name: "ns-write" }] } })).json;
