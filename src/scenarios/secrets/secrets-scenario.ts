@@ -24,6 +24,7 @@ import { createNamespace } from "../../simulator/secrets/namespaces.js";
 import { toNodeState, type NodeState, type NodeStateOptions } from "../../simulator/secrets/node-state.js";
 import { parsePolicyRules, type PolicyRule } from "../../simulator/secrets/policies.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
+import { revokeTokenTree } from "../../simulator/secrets/token-store.js";
 import { createToken, normalizeNamespace, type TokenInput } from "../../simulator/secrets/tokens.js";
 
 /** A token fixture as a test uses it. */
@@ -165,12 +166,13 @@ export class SecretsScenario {
   }
 
   /**
-   * Forgets a token (requests with it get 403 `permission denied`). Unknown tokens are ignored.
+   * Revokes a token and the tokens made from it (`auth/token/create` children, and theirs), as
+   * `auth/token/revoke` does: requests with them get 403 `permission denied`. Unknown tokens are ignored.
    * @example doubles.secrets.revokeToken(token);
    */
   revokeToken(token: string): void {
     this.update((ctx) => {
-      delete ctx.state.tokens[token];
+      revokeTokenTree(ctx, token);
     });
   }
 
