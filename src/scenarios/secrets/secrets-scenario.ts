@@ -48,6 +48,14 @@ export interface CreateTokenOptions {
   readonly noDefaultPolicy?: boolean;
   /** A fixed secret instead of a seeded one. */
   readonly id?: string;
+  /** Uses before the token is used up (every authenticated request takes one); default unlimited. */
+  readonly numUses?: number;
+  /** Whether `auth/token/renew-self` may extend it; default: it has a `ttl`. */
+  readonly renewable?: boolean;
+  /** Metadata `auth/token/lookup-self` shows (`meta`). */
+  readonly meta?: Readonly<Record<string, string>>;
+  /** The parent token's secret: the token is revoked with it (and ends when it expires). Default: an orphan. */
+  readonly parent?: string;
 }
 
 /** A mount as {@link SecretsScenario.mounts} lists it. */
@@ -150,7 +158,7 @@ export class SecretsScenario {
   /**
    * Creates a token.
    * @example const { token } = doubles.secrets.createToken({ policies: ["reader"], ttl: "1h" });
-   * @throws {UsageError} for a bad ttl or an `id` already in use.
+   * @throws {UsageError} for a bad ttl, an `id` already in use, a negative `numUses`, or a `parent` that is no token.
    */
   createToken(options: CreateTokenOptions = {}): SecretsToken {
     const input: TokenInput = {
@@ -160,6 +168,10 @@ export class SecretsScenario {
       ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
       ...(options.noDefaultPolicy ? { noDefaultPolicy: true } : {}),
       ...(options.id !== undefined ? { id: options.id } : {}),
+      ...(options.numUses !== undefined ? { numUses: options.numUses } : {}),
+      ...(options.renewable !== undefined ? { renewable: options.renewable } : {}),
+      ...(options.meta !== undefined ? { meta: options.meta } : {}),
+      ...(options.parent !== undefined ? { parent: options.parent } : {}),
     };
     const record = this.update((ctx) => createToken(ctx, input));
     return { token: record.id, accessor: record.accessor, policies: record.policies };

@@ -34,6 +34,8 @@ export interface TokenInput {
   readonly renewable?: boolean;
   /** Metadata shown by `auth/token/lookup-self` (`meta`). */
   readonly meta?: Readonly<Record<string, string>>;
+  /** The parent token's secret (the token is revoked with it); default an orphan. */
+  readonly parent?: string;
 }
 
 /** A new token secret: `s.` and 24 base62 characters (the service's classic token form). */
@@ -48,6 +50,8 @@ export function newTokenSecret(ctx: { ids: { string(n: number): string } }): str
 export function createToken(ctx: OperationContext<SecretsState>, input: TokenInput = {}): TokenRecord {
   const id = input.id ?? newTokenSecret(ctx);
   if (ctx.state.tokens[id] !== undefined) throw new UsageError(`secrets: token "${id}" already exists`);
+  if (input.numUses !== undefined && (!Number.isInteger(input.numUses) || input.numUses < 0)) throw new UsageError(`secrets: numUses must be a whole number >= 0 (got ${input.numUses})`);
+  if (input.parent !== undefined && ctx.state.tokens[input.parent] === undefined) throw new UsageError(`secrets: parent token "${input.parent}" does not exist`);
   const policies = [...new Set([...(input.noDefaultPolicy ? [] : ["default"]), ...(input.policies ?? [])])];
   const record: TokenRecord = {
     id,
@@ -61,6 +65,7 @@ export function createToken(ctx: OperationContext<SecretsState>, input: TokenInp
     ...(input.numUses !== undefined && input.numUses > 0 ? { numUses: input.numUses } : {}),
     ...(input.renewable !== undefined ? { renewable: input.renewable } : {}),
     ...(input.meta !== undefined ? { meta: { ...input.meta } } : {}),
+    ...(input.parent !== undefined ? { parent: input.parent } : {}),
   };
   ctx.state.tokens[id] = record;
   return record;

@@ -249,6 +249,13 @@ describeEachTransport("secrets: token auth method", (t) => {
     const bare = controls.createToken({ noDefaultPolicy: true, policies: ["none"] }).token;
     expect(await call("GET", "/auth/token/lookup-self", undefined, bare)).toEqual({ status: 403, body: { errors: ["permission denied"] } });
     expect(await call("GET", "/auth/token/lookup-self", undefined, null)).toEqual({ status: 403, body: { errors: ["permission denied"] } });
+    // Fixture trees: a child fixture ends with its parent's revocation over HTTP; fixture uses count.
+    const parent = controls.createToken({ policies: ["none"] });
+    const child = controls.createToken({ parent: parent.token, numUses: 2, meta: { team: "ops" } });
+    expect((await call("GET", "/auth/token/lookup-self", undefined, child.token)).body?.data).toMatchObject({ orphan: false, num_uses: 1, meta: { team: "ops" } });
+    expect((await call("POST", "/auth/token/revoke", { token: parent.token })).status).toBe(204);
+    expect((await call("GET", "/auth/token/lookup-self", undefined, child.token)).status).toBe(403);
+    expect(() => controls.createToken({ parent: "s.nobody" })).toThrow('parent token "s.nobody" does not exist');
     // A fixture token with a TTL looks up as renewable and is renewed over HTTP.
     const fixture = controls.createToken({ ttl: "1h", policies: ["none"] });
     const looked = await call("GET", "/auth/token/lookup-self", undefined, fixture.token);
