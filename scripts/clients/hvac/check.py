@@ -40,3 +40,30 @@ try:
     check("unknown token refused", False)
 except hvac.exceptions.Forbidden:
     check("unknown token refused", True)
+
+# The token auth method (issue 23): is_authenticated() and lookup_token() call auth/token/lookup-self.
+check("is_authenticated", client.is_authenticated() is True)
+check("is_authenticated is False for an unknown token", hvac.Client(url=os.environ["VAULT_ADDR"], token="s.unknown").is_authenticated() is False)
+check("lookup_token (lookup-self)", client.lookup_token()["data"]["policies"] == ["root"])
+
+created = client.auth.token.create(policies=["default"], ttl="1h", meta={"team": "ops"})
+child_token = created["auth"]["client_token"]
+check("auth.token.create", created["auth"]["lease_duration"] == 3600 and created["auth"]["policies"] == ["default"] and created["auth"]["orphan"] is False)
+child = hvac.Client(url=os.environ["VAULT_ADDR"], token=child_token)
+check("the child token is authenticated", child.is_authenticated() is True)
+looked = client.lookup_token(child_token)
+check("lookup_token(token) (lookup)", looked["data"]["meta"] == {"team": "ops"} and looked["data"]["ttl"] <= 3600)
+by_accessor = client.lookup_token(created["auth"]["accessor"], accessor=True)
+check("lookup_token(accessor, accessor=True) (lookup-accessor)", by_accessor["data"]["id"] == "" and by_accessor["data"]["display_name"] == "token-token")  # hvac sends display_name="token"
+renewed = child.auth.token.renew_self(increment="30m")
+check("auth.token.renew_self", renewed["auth"]["lease_duration"] == 1800)
+grandchild = client.auth.token.create(policies=["default"], no_parent=True)
+check("auth.token.create(no_parent=True) makes an orphan", grandchild["auth"]["orphan"] is True)
+try:
+    child.auth.token.create(policies=["admin"])
+    check("child policies must be subset of parent", False)
+except hvac.exceptions.Forbidden:
+    # The default policy does not grant auth/token/create: refused before the subset rule.
+    check("a default-policy token may not create tokens", True)
+child.auth.token.revoke_self()
+check("auth.token.revoke_self revokes the token", child.is_authenticated() is False)

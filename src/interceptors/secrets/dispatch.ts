@@ -17,6 +17,7 @@ import { findMount } from "../../simulator/secrets/mounts.js";
 import { resolveNamespace } from "../../simulator/secrets/namespaces.js";
 import { assertServing, traceNodeState } from "../../simulator/secrets/node-state.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
+import { useToken } from "../../simulator/secrets/token-store.js";
 import { liveToken, requireCapabilities, resolveCaller } from "../../simulator/secrets/tokens.js";
 import type { CoreRoute, CoreRouteContext } from "./core-route.js";
 import type { EngineResult, EngineRoute, EngineRouteContext } from "./engine-routes.js";
@@ -381,12 +382,20 @@ export function requestNamespace(request: RouteContext["request"]): string | und
   return header(request, NAMESPACE_HEADER) ?? header(request, NAMESPACE_HEADER_ALIAS);
 }
 
+/**
+ * The request's caller (403 for a missing, unknown or dead token unless `optional`). An
+ * authenticated request takes one use of a limited-use token (`num_uses`), refused or not, as the
+ * real service counts a use before its policy check.
+ */
 function authenticate(sim: Simulator, route: RouteContext, namespace: string, optional: boolean, operation: string): Caller | undefined {
   const token = requestToken(route.request);
-  return sim.read<SecretsState, Caller | undefined>(SECRETS, (ctx) => {
-    if (optional && liveToken(ctx.state, token, ctx.now) === undefined) return undefined;
-    return resolveCaller(ctx.state, token, ctx.now, namespace, operation, ctx);
+  const { caller, limited } = sim.read<SecretsState, { caller: Caller | undefined; limited: boolean }>(SECRETS, (ctx) => {
+    if (optional && liveToken(ctx.state, token, ctx.now) === undefined) return { caller: undefined, limited: false };
+    const resolved = resolveCaller(ctx.state, token, ctx.now, namespace, operation, ctx);
+    return { caller: resolved, limited: !optional && (ctx.state.tokens[resolved.tokenId]?.numUses ?? 0) > 0 };
   });
+  if (limited && caller !== undefined) sim.update<SecretsState, void>(SECRETS, (ctx) => useToken(ctx, caller.tokenId));
+  return caller;
 }
 
 function defaultCapabilities(operation: Operation, exists: boolean | undefined): Capability[] {

@@ -24,6 +24,7 @@ import { createNamespace } from "../../simulator/secrets/namespaces.js";
 import { toNodeState, type NodeState, type NodeStateOptions } from "../../simulator/secrets/node-state.js";
 import { parsePolicyRules, type PolicyRule } from "../../simulator/secrets/policies.js";
 import type { SecretsState } from "../../simulator/secrets/state.js";
+import { revokeTokenTree } from "../../simulator/secrets/token-store.js";
 import { createToken, normalizeNamespace, type TokenInput } from "../../simulator/secrets/tokens.js";
 
 /** A token fixture as a test uses it. */
@@ -47,6 +48,14 @@ export interface CreateTokenOptions {
   readonly noDefaultPolicy?: boolean;
   /** A fixed secret instead of a seeded one. */
   readonly id?: string;
+  /** Uses before the token is used up (every authenticated request takes one); default unlimited. */
+  readonly numUses?: number;
+  /** Whether `auth/token/renew-self` may extend it; default: it has a `ttl`. */
+  readonly renewable?: boolean;
+  /** Metadata `auth/token/lookup-self` shows (`meta`). */
+  readonly meta?: Readonly<Record<string, string>>;
+  /** The parent token's secret: the token is revoked with it (and ends when it expires). Default: an orphan. */
+  readonly parent?: string;
 }
 
 /** A mount as {@link SecretsScenario.mounts} lists it. */
@@ -149,7 +158,7 @@ export class SecretsScenario {
   /**
    * Creates a token.
    * @example const { token } = doubles.secrets.createToken({ policies: ["reader"], ttl: "1h" });
-   * @throws {UsageError} for a bad ttl or an `id` already in use.
+   * @throws {UsageError} for a bad ttl, an `id` already in use, a negative `numUses`, or a `parent` that is no token.
    */
   createToken(options: CreateTokenOptions = {}): SecretsToken {
     const input: TokenInput = {
@@ -159,18 +168,23 @@ export class SecretsScenario {
       ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
       ...(options.noDefaultPolicy ? { noDefaultPolicy: true } : {}),
       ...(options.id !== undefined ? { id: options.id } : {}),
+      ...(options.numUses !== undefined ? { numUses: options.numUses } : {}),
+      ...(options.renewable !== undefined ? { renewable: options.renewable } : {}),
+      ...(options.meta !== undefined ? { meta: options.meta } : {}),
+      ...(options.parent !== undefined ? { parent: options.parent } : {}),
     };
     const record = this.update((ctx) => createToken(ctx, input));
     return { token: record.id, accessor: record.accessor, policies: record.policies };
   }
 
   /**
-   * Forgets a token (requests with it get 403 `permission denied`). Unknown tokens are ignored.
+   * Revokes a token and the tokens made from it (`auth/token/create` children, and theirs), as
+   * `auth/token/revoke` does: requests with them get 403 `permission denied`. Unknown tokens are ignored.
    * @example doubles.secrets.revokeToken(token);
    */
   revokeToken(token: string): void {
     this.update((ctx) => {
-      delete ctx.state.tokens[token];
+      revokeTokenTree(ctx, token);
     });
   }
 

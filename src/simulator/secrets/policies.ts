@@ -34,15 +34,23 @@ export interface Policy {
 }
 
 /**
- * The built-in `default` policy every token gets unless told otherwise: `update` on
- * `sys/leases/renew` and `sys/leases/lookup` (the lease endpoints real clients call).
+ * The built-in `default` policy every token gets unless told otherwise, with the real default
+ * policy's rules for what the fake serves: `update` on `sys/leases/renew` and `sys/leases/lookup`
+ * (the lease endpoints real clients call); a token's own token endpoints (`read` on
+ * `auth/token/lookup-self`, `update` on `auth/token/renew-self` and `auth/token/revoke-self`) and
+ * `update` on `sys/capabilities-self`.
  * @example capabilitiesOn([DEFAULT_POLICY], "sys/leases/renew").has("update") // true
+ * @example capabilitiesOn([DEFAULT_POLICY], "auth/token/lookup-self").has("read") // true
  */
 export const DEFAULT_POLICY: Policy = Object.freeze({
   name: "default",
   rules: Object.freeze([
     { path: "sys/leases/renew", capabilities: ["update"] },
     { path: "sys/leases/lookup", capabilities: ["update"] },
+    { path: "auth/token/lookup-self", capabilities: ["read"] },
+    { path: "auth/token/renew-self", capabilities: ["update"] },
+    { path: "auth/token/revoke-self", capabilities: ["update"] },
+    { path: "sys/capabilities-self", capabilities: ["update"] },
   ]) as readonly PolicyRule[],
 });
 

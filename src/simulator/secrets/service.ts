@@ -80,6 +80,7 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
             namespace: "",
             createdAt: now,
             expiresAt: null,
+            path: "auth/token/root",
             },
           ],
         ]),

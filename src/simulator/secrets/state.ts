@@ -19,8 +19,29 @@ export interface TokenRecord {
   /** Namespace path the token lives in (`""` for root). */
   readonly namespace: string;
   readonly createdAt: number;
-  /** ms since the epoch; `null` never expires (the root token). */
-  readonly expiresAt: number | null;
+  /** ms since the epoch; `null` never expires (the root token). Renewal moves it. */
+  expiresAt: number | null;
+  /**
+   * The parent token's secret: revoking (or the expiry of) the parent ends this token too.
+   * Absent or `null`: an orphan (fixtures, the root token, `create-orphan`, `no_parent`).
+   */
+  parent?: string | null;
+  /** Where it was made: `auth/token/create`, `auth/token/create-orphan`, `auth/token/root`. Default `auth/token/create`. */
+  readonly path?: string;
+  /** Metadata given at creation (`meta`); absent = none (`null` on the wire). */
+  readonly meta?: Readonly<Record<string, string>>;
+  /** Uses left: absent or 0 unlimited; -1 used up (refused from the request after its last use on). */
+  numUses?: number;
+  /** Whether `renew` may extend it (default: it expires). A token that never expires is never renewable. */
+  readonly renewable?: boolean;
+  /** Periodic token: each renewal sets the TTL to this (ms). */
+  readonly periodMs?: number;
+  /** The token never lives past `createdAt + explicitMaxTtlMs` (ms; absent or 0 = the system maximum). */
+  readonly explicitMaxTtlMs?: number;
+  /** The TTL it was created with (ms; absent = `expiresAt - createdAt`, 0 when it never expires). */
+  readonly creationTtlMs?: number;
+  /** When it was last renewed (ms since the epoch). */
+  lastRenewal?: number | null;
 }
 
 /** A named policy. */

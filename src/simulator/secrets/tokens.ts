@@ -28,6 +28,14 @@ export interface TokenInput {
   readonly noDefaultPolicy?: boolean;
   /** Use this secret instead of a generated one (e.g. `"dev-token"`). */
   readonly id?: string;
+  /** Uses before the token is used up (0 or absent: unlimited). */
+  readonly numUses?: number;
+  /** Whether `auth/token/renew-self` may extend it (default: it expires, i.e. `ttlMs` is set). */
+  readonly renewable?: boolean;
+  /** Metadata shown by `auth/token/lookup-self` (`meta`). */
+  readonly meta?: Readonly<Record<string, string>>;
+  /** The parent token's secret (the token is revoked with it); default an orphan. */
+  readonly parent?: string;
 }
 
 /** A new token secret: `s.` and 24 base62 characters (the service's classic token form). */
@@ -42,6 +50,8 @@ export function newTokenSecret(ctx: { ids: { string(n: number): string } }): str
 export function createToken(ctx: OperationContext<SecretsState>, input: TokenInput = {}): TokenRecord {
   const id = input.id ?? newTokenSecret(ctx);
   if (ctx.state.tokens[id] !== undefined) throw new UsageError(`secrets: token "${id}" already exists`);
+  if (input.numUses !== undefined && (!Number.isInteger(input.numUses) || input.numUses < 0)) throw new UsageError(`secrets: numUses must be a whole number >= 0 (got ${input.numUses})`);
+  if (input.parent !== undefined && ctx.state.tokens[input.parent] === undefined) throw new UsageError(`secrets: parent token "${input.parent}" does not exist`);
   const policies = [...new Set([...(input.noDefaultPolicy ? [] : ["default"]), ...(input.policies ?? [])])];
   const record: TokenRecord = {
     id,
@@ -51,6 +61,11 @@ export function createToken(ctx: OperationContext<SecretsState>, input: TokenInp
     namespace: normalizeNamespace(input.namespace ?? ""),
     createdAt: ctx.now,
     expiresAt: input.ttlMs === undefined ? null : ctx.now + input.ttlMs,
+    creationTtlMs: input.ttlMs ?? 0,
+    ...(input.numUses !== undefined && input.numUses > 0 ? { numUses: input.numUses } : {}),
+    ...(input.renewable !== undefined ? { renewable: input.renewable } : {}),
+    ...(input.meta !== undefined ? { meta: { ...input.meta } } : {}),
+    ...(input.parent !== undefined ? { parent: input.parent } : {}),
   };
   ctx.state.tokens[id] = record;
   return record;
@@ -62,12 +77,28 @@ export function normalizeNamespace(path: string): string {
   return trimmed === "" || trimmed === "root" ? "" : `${trimmed}/`;
 }
 
-/** The token with this secret if it is live at `now`. */
-export function liveToken(state: SecretsState, secret: string | undefined, now: number): TokenRecord | undefined {
+/**
+ * The token with this secret if it is live at `now`: known, not past its expiry, not used up
+ * (`numUses` -1), and its parent live in turn (a token ends with its parent, as the real service
+ * revokes a tree). `allowUsedUp` lets through a token whose last use is the current request (the
+ * real lookup of a token pending revocation).
+ */
+export function liveToken(state: SecretsState, secret: string | undefined, now: number, allowUsedUp = false): TokenRecord | undefined {
   if (secret === undefined || secret === "") return undefined;
   const token = state.tokens[secret];
   if (token === undefined) return undefined;
   if (token.expiresAt !== null && now >= token.expiresAt) return undefined;
+  if (!allowUsedUp && (token.numUses ?? 0) < 0) return undefined;
+  // Ancestors: a chain is short, but a fixture may name a parent that names it back; stop on a repeat.
+  const seen = new Set<string>([token.id]);
+  let parent = token.parent;
+  while (parent !== undefined && parent !== null) {
+    if (seen.has(parent)) return undefined;
+    seen.add(parent);
+    const record = state.tokens[parent];
+    if (record === undefined || (record.expiresAt !== null && now >= record.expiresAt) || (record.numUses ?? 0) < 0) return undefined;
+    parent = record.parent;
+  }
   return token;
 }
 
@@ -91,7 +122,8 @@ export function policiesOf(state: SecretsState, token: TokenRecord): Policy[] {
 export function resolveCaller(state: SecretsState, secret: string | undefined, now: number, namespace: string, operation: string, tracer?: Tracer): Caller {
   const token = liveToken(state, secret, now);
   if (token === undefined) {
-    if (tracer && secret !== undefined && secret !== "" && Object.hasOwn(state.tokens, secret)) traceSecretsToken(tracer, "expired");
+    const known = secret !== undefined && secret !== "" && Object.hasOwn(state.tokens, secret) ? state.tokens[secret] : undefined;
+    if (tracer && known?.expiresAt !== undefined && known.expiresAt !== null && now >= known.expiresAt) traceSecretsToken(tracer, "expired");
     throw permissionDenied(operation);
   }
   if (tracer) traceSecretsToken(tracer, "used");
