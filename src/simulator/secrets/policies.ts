@@ -35,7 +35,8 @@ export interface Policy {
 
 /**
  * The built-in `default` policy every token gets unless told otherwise: `update` on
- * `sys/leases/renew` and `sys/leases/lookup` (the lease endpoints real clients call).
+ * `sys/leases/renew` and `sys/leases/lookup` (the lease endpoints real clients call) and on
+ * `sys/wrapping/wrap`, `lookup` and `unwrap` (response wrapping).
  * @example capabilitiesOn([DEFAULT_POLICY], "sys/leases/renew").has("update") // true
  */
 export const DEFAULT_POLICY: Policy = Object.freeze({
@@ -43,6 +44,10 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
   rules: Object.freeze([
     { path: "sys/leases/renew", capabilities: ["update"] },
     { path: "sys/leases/lookup", capabilities: ["update"] },
+    // Response wrapping, as the real default policy grants it.
+    { path: "sys/wrapping/wrap", capabilities: ["update"] },
+    { path: "sys/wrapping/lookup", capabilities: ["update"] },
+    { path: "sys/wrapping/unwrap", capabilities: ["update"] },
   ]) as readonly PolicyRule[],
 });
 
