@@ -5,7 +5,10 @@
  */
 import { expect, it } from "vitest";
 import { createDoubles } from "../../../src/index.js";
+import { installCloudDefaults } from "../../../src/scenarios/secrets/cloud/cloud-scenario.js";
+import { inspectCertificate } from "../../../src/scenarios/secrets/ssh/certificate-inspection.js";
 import { installSshDefaults } from "../../../src/scenarios/secrets/ssh/index.js";
+import { PUBLIC_KEYS } from "../../simulator/secrets/ssh/fixtures.js";
 import { describeEachTransport } from "../../support/transports.js";
 
 const START = "2024-01-01T00:00:00Z";
@@ -169,6 +172,29 @@ describeEachTransport("secrets: system routes around the spec's edges", (t) => {
     expect((await call("POST", "/sys/mounts/ssh/tune", { body: { default_lease_ttl: "900h", max_lease_ttl: "1000h" } })).status).toBe(204);
     expect((await (await call("GET", "/sys/mounts/ssh/tune")).json()).data).toMatchObject({ default_lease_ttl: 3_240_000, max_lease_ttl: 3_600_000 });
     expect((await (await call("POST", "/ssh/creds/otp-role", { body: { ip: "10.0.0.2" } })).json()).lease_duration).toBe(2_764_800);
+  });
+
+  it("signs SSH certificates for the mount's tuned default and maximum where the role sets none (the spec's system default / maximum)", async () => {
+    const { call } = await start();
+    await call("POST", "/ssh/roles/plain-ca", { body: { key_type: "ca", allow_user_certificates: true, allowed_users: "*", default_user: "ubuntu" } });
+    expect((await call("POST", "/sys/mounts/ssh/tune", { body: { default_lease_ttl: "2h", max_lease_ttl: "3h" } })).status).toBe(204);
+    const signed = await (await call("POST", "/ssh/sign/plain-ca", { body: { public_key: PUBLIC_KEYS.ED25519 } })).json();
+    const certificate = inspectCertificate(signed.data.signed_key);
+    expect(certificate.validBefore - Date.parse(START)).toBe(2 * 3_600_000);
+    const refused = await call("POST", "/ssh/sign/plain-ca", { body: { public_key: PUBLIC_KEYS.ED25519, ttl: "4h" } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ errors: ["ttl is larger than maximum allowed 10800"] });
+  });
+
+  it("gives cloud IAM-user leases the mount's tuned default when config/lease sets none, and caps them by its max", async () => {
+    const { call, secrets } = await start();
+    installCloudDefaults(secrets);
+    expect((await (await call("GET", "/cloud/creds/deploy")).json()).lease_duration).toBe(2_764_800);
+    await call("POST", "/sys/mounts/cloud/tune", { body: { default_lease_ttl: "45m" } });
+    expect((await (await call("GET", "/cloud/creds/deploy")).json()).lease_duration).toBe(2700);
+    await call("POST", "/cloud/config/lease", { body: { lease: "2h", lease_max: "4h" } });
+    await call("POST", "/sys/mounts/cloud/tune", { body: { max_lease_ttl: "90m" } });
+    expect((await (await call("GET", "/cloud/creds/deploy")).json()).lease_duration).toBe(5400);
   });
 
   it("enables a mount with config TTLs that its leases carry", async () => {
