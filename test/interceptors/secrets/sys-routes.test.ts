@@ -206,6 +206,17 @@ describeEachTransport("secrets: system routes around the spec's edges", (t) => {
     expect((await (await call("POST", "/ssh-short/creds/otp", { body: { ip: "10.1.2.3" } })).json()).lease_duration).toBe(1800);
   });
 
+  it("takes mount TTLs from the scenario too (mount options and tuneMount), refusing a default above the max", async () => {
+    const { call, secrets } = await start();
+    secrets.mount("ssh-fixture", "ssh", { defaultLeaseTtl: "20m", maxLeaseTtl: "1h" });
+    expect((await (await call("GET", "/sys/mounts/ssh-fixture/tune")).json()).data).toMatchObject({ default_lease_ttl: 1200, max_lease_ttl: 3600 });
+    secrets.tuneMount("ssh", { defaultLeaseTtl: "10m" });
+    expect((await (await call("POST", "/ssh/creds/otp-role", { body: { ip: "10.0.0.1" } })).json()).lease_duration).toBe(600);
+    expect(() => secrets.tuneMount("ssh", { maxLeaseTtl: "5m" })).toThrow("backend max lease TTL of 300 would be less than backend default lease TTL of 600");
+    secrets.tuneMount("ssh", { defaultLeaseTtl: "system" });
+    expect((await (await call("GET", "/sys/mounts/ssh/tune")).json()).data.default_lease_ttl).toBe(2_764_800);
+  });
+
   it("refuses TTL pairs the real service refuses, with its wording, and changes nothing", async () => {
     const { call } = await start();
     await call("POST", "/sys/mounts/ssh/tune", { body: { default_lease_ttl: "1h", max_lease_ttl: "2h" } });
