@@ -23,6 +23,9 @@ interface VaultClient {
   unmount(options: { mount_point: string }): Promise<unknown>;
   revoke(options: { lease_id: string }): Promise<unknown>;
   renew(options: { lease_id: string; increment?: number }): Promise<{ lease_id: string; lease_duration: number }>;
+  initialized(): Promise<{ initialized: boolean }>;
+  init(options: { secret_shares: number; secret_threshold: number }): Promise<{ keys: string[]; root_token: string }>;
+  status(): Promise<{ sealed: boolean; t: number; n: number; progress: number }>;
 }
 const nodeVault = require("node-vault") as (options: { endpoint: string; token?: string }) => VaultClient;
 
@@ -96,5 +99,37 @@ describeEachTransport("node-vault against the secrets service", (t) => {
     await vault.write("ssh-b/roles/x", { key_type: "otp", default_user: "x", cidr_list: "10.0.0.0/8" });
     await vault.unmount({ mount_point: "ssh-b" });
     expect(Object.keys((await vault.mounts()).data)).not.toContain("ssh-b/");
+  });
+
+  it("answers node-vault's own integration calls: initialized(), init() on a running node, status()", async () => {
+    // Regression (issue 23): node-vault 0.12's test/integration.js calls sys/init and
+    // sys/seal-status first; both were 404 "no handler for route".
+    const { endpoint, secrets } = await start(t);
+    const vault = nodeVault({ endpoint });
+    expect(await vault.initialized()).toEqual({ initialized: true });
+    await expect(vault.init({ secret_shares: 1, secret_threshold: 1 })).rejects.toMatchObject({ message: "Vault is already initialized", response: { statusCode: 400 } });
+    expect(await vault.status()).toMatchObject({ sealed: false, t: 1, n: 1, progress: 0 });
+    secrets.setNodeState("sealed");
+    expect(await vault.status()).toMatchObject({ sealed: true, t: 1, n: 1, progress: 0 });
+  });
+
+  it("initializes a node that is not initialized with init(), its schema checks passing", async () => {
+    const { endpoint, secrets } = await start(t);
+    secrets.setNodeState("not-initialized");
+    const vault = nodeVault({ endpoint });
+    expect(await vault.initialized()).toEqual({ initialized: false });
+    const result = await vault.init({ secret_shares: 3, secret_threshold: 2 });
+    expect(result.keys).toHaveLength(3);
+    expect(await vault.status()).toMatchObject({ sealed: true, t: 2, n: 3, progress: 0 });
+    secrets.setNodeState("active");
+    expect((await nodeVault({ endpoint, token: result.root_token }).read("ssh/roles/otp-role")).data).toMatchObject({ key_type: "otp" });
+  });
+
+  it("enables a mount with config TTLs that its new leases carry", async () => {
+    const { vault } = await start(t);
+    await vault.request({ path: "/sys/mounts/ssh-short", method: "POST", json: { type: "ssh", config: { default_lease_ttl: "15m", max_lease_ttl: "1h" } } });
+    await vault.write("ssh-short/roles/otp", { key_type: "otp", default_user: "ops", cidr_list: "10.0.0.0/8" });
+    const creds = (await vault.write("ssh-short/creds/otp", { ip: "10.1.1.1" })) as { lease_duration?: number } | undefined;
+    expect(creds?.lease_duration).toBe(900);
   });
 });

@@ -105,11 +105,13 @@ describe("the fuzz's oracles", () => {
     expect(leaks.map((v) => v.detail).join("\n")).toMatch(/in a 403 to a \w+ caller/);
   });
 
-  it("do not call a SecretID a leak once the episode gave the under-privileged token acl:write (seed 8 index 99891)", async () => {
-    // Index 99890 (a privileged PUT) gives the token-without-policies acl-write; 99891 reads the
-    // bootstrap token with it: the SecretID is its due, not a leak.
-    const result = await runFuzz({ seed: 8, start: 99_891, count: 1, world, transport: directHandler(world.doubles), profile: "portable", knownDefects: [], exactly: true });
-    expect(result.transcript[0]).toMatch(/^99891 GET accessControl\.api\/acl\/token\/[0-9a-f-]+\/\. -> 200 /);
+  it("do not call a SecretID a leak once the episode gave the under-privileged token acl:write (seed 8 index 148523)", async () => {
+    // An earlier privileged PUT of the episode gives the token-without-policies acl-write; 148523
+    // reads a token with it: the SecretID is its due, not a leak. (Found as 99891 with a trailing
+    // "/."; the index moves whenever the route tables change what the generator picks: rescan for
+    // an under-privileged GET /acl/token/:id answered 200 with a SecretID, issue 23 re-pinned it.)
+    const result = await runFuzz({ seed: 8, start: 148_523, count: 1, world, transport: directHandler(world.doubles), profile: "portable", knownDefects: [], exactly: true });
+    expect(result.transcript[0]).toMatch(/^148523 GET accessControl\.api\/acl\/token\/[0-9a-f-]+\S* -> 200 /);
     expect(result.findings).toEqual([]);
   });
 

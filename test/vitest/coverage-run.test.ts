@@ -150,7 +150,7 @@ describe("merging coverage", () => {
       `  never reached: token: cloned, token: created, and ${more("accessControl")} more`,
       `runs: endpoints 0/29; configuration version 0/5 states, 0/6 transitions; run 0/27 states, 0/${machineTransitions(runMachine).length} transitions`,
       `  never reached: configuration version: fetching -> errored, configuration version: fetching -> uploaded, and ${more("runs")} more`,
-      "secrets: endpoints 1/69; health code 2/6; lease 0/4; node state 2/7; token 0/2",
+      "secrets: endpoints 1/79; health code 2/6; lease 0/4; node state 2/7; token 0/2",
       `  never reached: health code: drsecondarycode, health code: performancestandbycode, and ${more("secrets")} more`,
     ]);
   });
@@ -172,7 +172,7 @@ describe("merging coverage", () => {
       else process.env[COVERAGE_DIR_ENV] = saved;
     }
     expect(JSON.parse(readFileSync(join(out, "coverage.json"), "utf8"))).toEqual(a);
-    expect(logged[0]).toContain("secrets: endpoints 1/69; health code 1/6");
+    expect(logged[0]).toContain("secrets: endpoints 1/79; health code 1/6");
   });
 });
 
@@ -188,7 +188,7 @@ describe("a real vitest run", () => {
     expect(result.status, result.stdout + result.stderr).toBe(0);
     const transitions = machineTransitions(runMachine).length;
     expect(result.stdout).toContain(`runs: endpoints 4/29; configuration version 2/5 states, 1/6 transitions; run 2/27 states, 1/${transitions} transitions`);
-    expect(result.stdout).toContain("secrets: endpoints 1/69; health code 2/6; lease 0/4; node state 2/7; token 0/2");
+    expect(result.stdout).toContain("secrets: endpoints 1/79; health code 2/6; lease 0/4; node state 2/7; token 0/2");
     const report = JSON.parse(readFileSync(join(out, "coverage.json"), "utf8")) as CoverageReport;
     expect(report.services.runs!.machines.run!.transitions.reached).toEqual({ "pending -> discarded": 1 });
     expect(report.services.secrets!.events["health code"]!.reached).toEqual({ activecode: 1, sealedcode: 1 });

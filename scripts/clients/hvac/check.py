@@ -1,6 +1,6 @@
 """hvac (Python) against the secrets service of `infra-doubles serve`, configured as its README
-says (hvac.Client(url=..., token=...)): health, write/read/delete, list (the LIST method), SSH OTP
-creds and verify. Run it through scripts/clients/run.mjs, which starts the server and sets
+says (hvac.Client(url=..., token=...)): health, seal status and init status, write/read/delete,
+list (the LIST method), SSH OTP creds and verify, response wrapping (wrap_ttl) and unwrapping. Run it through scripts/clients/run.mjs, which starts the server and sets
 VAULT_ADDR and VAULT_TOKEN. Debian: apt-get install python3-hvac (hvac 0.11.2)."""
 import os
 import sys
@@ -31,6 +31,27 @@ creds = client.write("ssh/creds/hvac-role", ip="10.9.1.2")
 check("ssh creds", creds["data"]["key_type"] == "otp" and creds["data"]["ip"] == "10.9.1.2")
 verified = hvac.Client(url=os.environ["VAULT_ADDR"]).write("ssh/verify", otp=creds["data"]["key"])
 check("ssh verify", verified["data"]["username"] == "deploy")
+
+check("initialized", client.sys.is_initialized() is True)
+seal = client.sys.read_seal_status()
+check("seal status", seal["sealed"] is False and seal["t"] == 1 and seal["n"] == 1 and seal["progress"] == 0)
+check("is_sealed", client.sys.is_sealed() is False)
+
+# Response wrapping: the wrapped answer carries only wrap_info; unwrapping gives it back once.
+wrapped = client.write("ssh/creds/hvac-role", ip="10.9.1.3", wrap_ttl="60s")
+check("wrapped write carries only wrap_info", wrapped["data"] is None and wrapped["wrap_info"]["ttl"] == 60
+      and wrapped["wrap_info"]["creation_path"] == "ssh/creds/hvac-role")
+unwrapped = client.sys.unwrap(wrapped["wrap_info"]["token"])
+check("unwrap with the token in the body", unwrapped["data"]["ip"] == "10.9.1.3" and unwrapped["data"]["key_type"] == "otp")
+try:
+    client.sys.unwrap(wrapped["wrap_info"]["token"])
+    check("a used wrapping token is refused", False)
+except hvac.exceptions.InvalidRequest as error:
+    check("a used wrapping token is refused", "wrapping token is not valid or does not exist" in str(error))
+wrapped_read = client.read("ssh/roles/hvac-role", wrap_ttl=120)
+check("wrapped read", wrapped_read["data"] is None and wrapped_read["wrap_info"]["ttl"] == 120)
+as_client_token = hvac.Client(url=os.environ["VAULT_ADDR"], token=wrapped_read["wrap_info"]["token"]).sys.unwrap()
+check("unwrap with the wrapping token as the client token", as_client_token["data"]["default_user"] == "deploy")
 
 client.delete("ssh/roles/hvac-role")
 check("delete a role", "hvac-role" not in (client.list("ssh/roles") or {"data": {"keys": []}})["data"]["keys"])

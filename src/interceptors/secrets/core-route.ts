@@ -34,6 +34,8 @@ export interface CoreRoute {
   /** Relative to the namespace, e.g. `/sys/managed-keys/:type/:name`. */
   readonly path: string;
   readonly unauthenticated?: boolean;
+  /** Answers while the node is sealed or not initialized (`sys/seal-status`, `sys/init`), like health. */
+  readonly servesSealed?: boolean;
   /** Refused (404 `unsupported path`) outside the root namespace. */
   readonly rootNamespaceOnly?: boolean;
   readonly capabilities?: (ctx: CoreRouteContext) => readonly Capability[];

@@ -26,6 +26,7 @@ import { envelope } from "./envelope.js";
 import { noHandlerResponse, secretsErrorResponse } from "./error-response.js";
 import { SECRETS_FAULT_ANSWERS } from "./fault-answers.js";
 import { healthResponse } from "./health-route.js";
+import { requestWrapTtlMs, wrapResponse } from "./wrap-header.js";
 import { header, operationOf, requestData, unsupportedOperation, unsupportedPath, type Operation } from "./request.js";
 
 /** The token header. */
@@ -218,10 +219,14 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
   // Coverage: a request refused before routing (sealed, standby, a body that is not JSON) still
   // counts for the endpoint its path and method name.
   if (route.endpoint) route.endpoint.label = endpointOf(pipeline, sim, request, namespace, path);
-  sim.read<SecretsState, void>(SECRETS, (ctx) => assertServing(ctx.state.node, `${request.method} ${path}`));
+  // `sys/seal-status` and `sys/init` answer in every node state, as health does.
+  if (!servesSealed(pipeline.coreRoutes, path)) sim.read<SecretsState, void>(SECRETS, (ctx) => assertServing(ctx.state.node, `${request.method} ${path}`));
   const operation = operationOf(request);
 
   const body = requestData(request, operation);
+  // X-Vault-Wrap-TTL: parsed before the token check (a bad value is a 400, as the real HTTP layer answers).
+  const wrapTtlMs = requestWrapTtlMs(request);
+  const answer = (response: SimResponse): SimResponse => (wrapTtlMs === undefined ? response : wrapResponse(sim, response, wrapTtlMs, path.replace(/\/+$/, ""), namespace));
   // The token and its policy are checked before the path is known to exist: a caller who may not
   // touch a path learns nothing about it (403), one who may gets the 404/405.
   const guardUnrouted = (): void => {
@@ -236,7 +241,7 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
     guardUnrouted();
     throw error;
   }
-  if (core !== undefined) return runCoreRoute(pipeline, route, core, operation, namespace, path, body);
+  if (core !== undefined) return answer(runCoreRoute(pipeline, route, core, operation, namespace, path, body));
 
   const mounted = sim.read<SecretsState, ReturnType<typeof findMount>>(SECRETS, (ctx) => findMount(ctx.state, namespace + path));
   if (mounted === undefined) {
@@ -253,7 +258,13 @@ export function handleSecretsRequest(pipeline: SecretsPipeline, route: RouteCont
     throw error;
   }
   if (route.endpoint) route.endpoint.label = engineEndpoint(mounted.mount.type, match.route.path, operation);
-  return runEngineRoute(pipeline, route, match, operation, namespace, path, mounted.mount.path, body);
+  return answer(runEngineRoute(pipeline, route, match, operation, namespace, path, mounted.mount.path, body));
+}
+
+/** Whether `path` is a core route that answers while sealed (`servesSealed`). */
+function servesSealed(routes: readonly CoreRoute[], path: string): boolean {
+  const encoded = reencodePath(`/${path}`);
+  return routes.some((route) => route.servesSealed === true && matchPath(route.path, encoded) !== undefined);
 }
 
 /**

@@ -11,14 +11,16 @@ import { LEASE_ROUTES } from "./lease-routes.js";
 import { LOGIN_ENFORCEMENT_ROUTES } from "./login-enforcement-routes.js";
 import { MANAGED_KEY_ROUTES } from "./managed-key-routes.js";
 import { MOUNT_ROUTES } from "./mount-routes.js";
+import { SYS_ROUTES } from "./sys-routes.js";
 import { TOKEN_ROUTES } from "./token-routes.js";
 
 /**
  * The service's own routes (everything but engines and `sys/health`): managed keys, MFA login
- * enforcement, leases, mounts, and the token auth method (`auth/token/...`, `sys/capabilities-self`).
+ * enforcement, leases, mounts, the token auth method (`auth/token/...`, `sys/capabilities-self`)
+ * and the system routes around the spec's edges (seal status, init, UI mounts, response wrapping).
  * @example CORE_ROUTES.some((r) => r.path === "/sys/managed-keys/:type") // true
  */
-export const CORE_ROUTES: readonly CoreRoute[] = Object.freeze([...MANAGED_KEY_ROUTES, ...LOGIN_ENFORCEMENT_ROUTES, ...LEASE_ROUTES, ...MOUNT_ROUTES, ...TOKEN_ROUTES]);
+export const CORE_ROUTES: readonly CoreRoute[] = Object.freeze([...MANAGED_KEY_ROUTES, ...LOGIN_ENFORCEMENT_ROUTES, ...LEASE_ROUTES, ...MOUNT_ROUTES, ...TOKEN_ROUTES, ...SYS_ROUTES]);
 
 /** Options of {@link secretsHttp}. */
 export interface SecretsHttpOptions {

@@ -19,7 +19,7 @@ import { materialFromPem, generateKey, type KeySpec } from "../../simulator/secr
 import { MANAGED_KEY_TYPES, type ManagedKeyBackends, type ManagedKeyParam, type ManagedKeyRecord, type ManagedKeyType } from "../../simulator/secrets/managed-key-types.js";
 import { managedKeyView, TYPE_FIELDS, writeManagedKey } from "../../simulator/secrets/managed-keys.js";
 import { viewOf as loginEnforcementView, writeLoginEnforcement, type LoginEnforcementView } from "../../simulator/secrets/login-enforcement.js";
-import { mountEngine, normalizeMountPath, setAllowedManagedKeys, unmountEngine } from "../../simulator/secrets/mounts.js";
+import { mountEngine, normalizeMountPath, setAllowedManagedKeys, tuneMountTtls, unmountEngine } from "../../simulator/secrets/mounts.js";
 import { createNamespace } from "../../simulator/secrets/namespaces.js";
 import { toNodeState, type NodeState, type NodeStateOptions } from "../../simulator/secrets/node-state.js";
 import { parsePolicyRules, type PolicyRule } from "../../simulator/secrets/policies.js";
@@ -215,12 +215,33 @@ export class SecretsScenario {
   /**
    * Mounts an engine at `path` (`"ssh-prod"`, `"team-a/cloud"`).
    * @param options.allowedManagedKeys - managed key names the mount may use (its `allowed_managed_keys`).
-   * @throws {UsageError} for an unknown type, a reserved path or a path in use.
+   * @param options.defaultLeaseTtl - the mount's `default_lease_ttl` (a duration string or ms): its new
+   *   leases last this long when their engine asks for no TTL (default: the system's 768h).
+   * @param options.maxLeaseTtl - the mount's `max_lease_ttl`: no new lease lasts longer (bounded by 768h).
+   * @throws {UsageError} for an unknown type, a reserved path, a path in use, or a default above the max.
    * @example doubles.secrets.mount("ssh-prod", "ssh", { allowedManagedKeys: ["hsm-key"] }) // { path: "ssh-prod", type: "ssh", ... }
+   * @example doubles.secrets.mount("ssh-short", "ssh", { defaultLeaseTtl: "30m", maxLeaseTtl: "1h" })
    */
-  mount(path: string, type: string, options: { description?: string; allowedManagedKeys?: readonly string[] } = {}): MountView {
-    const record = this.update((ctx) => mountEngine(ctx, this.engines, { path, type, ...options }));
+  mount(path: string, type: string, options: { description?: string; allowedManagedKeys?: readonly string[]; defaultLeaseTtl?: Duration; maxLeaseTtl?: Duration } = {}): MountView {
+    const { defaultLeaseTtl, maxLeaseTtl, ...rest } = options;
+    const ttls = { ...(defaultLeaseTtl !== undefined ? { defaultLeaseTtlMs: toMs(defaultLeaseTtl) } : {}), ...(maxLeaseTtl !== undefined ? { maxLeaseTtlMs: toMs(maxLeaseTtl) } : {}) };
+    const record = this.update((ctx) => mountEngine(ctx, this.engines, { path, type, ...rest, ...ttls }));
     return viewOfMount(record);
+  }
+
+  /**
+   * Tunes a mount's lease TTLs, as `POST /sys/mounts/<path>/tune` does: its new leases carry them
+   * (bounded by the system max, 768h); leases already issued keep theirs. `"system"` goes back to
+   * the system's; an omitted one is unchanged.
+   * @throws {UsageError} when nothing is mounted there, or for a default above the max (the real
+   *   service's message).
+   * @example doubles.secrets.tuneMount("ssh", { defaultLeaseTtl: "1h", maxLeaseTtl: "2h" });
+   */
+  tuneMount(path: string, options: { defaultLeaseTtl?: Duration | "system"; maxLeaseTtl?: Duration | "system" }): void {
+    const ms = (value: Duration | "system" | undefined): number | undefined => (value === undefined ? undefined : value === "system" ? 0 : toMs(value));
+    const defaultLeaseTtlMs = ms(options.defaultLeaseTtl);
+    const maxLeaseTtlMs = ms(options.maxLeaseTtl);
+    this.update((ctx) => tuneMountTtls(ctx, path, { ...(defaultLeaseTtlMs !== undefined ? { defaultLeaseTtlMs } : {}), ...(maxLeaseTtlMs !== undefined ? { maxLeaseTtlMs } : {}) }));
   }
 
   /**

@@ -10,7 +10,7 @@ import type { OperationContext, ReadContext } from "../kernel/simulator.js";
 import type { Caller, EngineContext } from "./engine.js";
 import type { EngineRegistry } from "./engines.js";
 import { missing } from "./errors.js";
-import { addLease, dropLease, toLease } from "./leases.js";
+import { SYSTEM_MAX_LEASE_TTL_MS, addLease, dropLease, mountLeaseTtls, toLease } from "./leases.js";
 import type { MountRecord, SecretsState } from "./state.js";
 import { traceLease } from "./lifecycle-events.js";
 
@@ -42,6 +42,7 @@ export function engineContext<M>(
     mount: mount.engineState as M,
     caller,
     allowedManagedKeys: [...mount.allowedManagedKeys],
+    leaseTtls: leaseTtlsOf(mount),
     issueLease: (input) => toLease(addLease(ctx, mount, input)),
     revokeLease: (leaseId) => endLease(ctx, engines, leaseId),
     schedule: (at, kind, payload = null) =>
@@ -68,11 +69,19 @@ export function engineReadContext<M>(ctx: ReadContext<SecretsState>, mountPath: 
     mount: mount.engineState as M,
     caller,
     allowedManagedKeys: [...mount.allowedManagedKeys],
+    leaseTtls: leaseTtlsOf(mount),
     issueLease: () => readOnly("issuing a lease"),
     revokeLease: () => readOnly("revoking a lease"),
     schedule: () => readOnly("scheduling a move"),
     cancel: () => readOnly("cancelling a move"),
   };
+}
+
+/** The mount's lease TTLs as its engine sees them: the maximum bounded by the system's. */
+function leaseTtlsOf(mount: MountRecord): { defaultMs: number; maxMs: number } {
+  const ttls = mountLeaseTtls(mount);
+  const maxMs = Math.min(ttls.maxMs, SYSTEM_MAX_LEASE_TTL_MS);
+  return { defaultMs: Math.min(ttls.defaultMs, maxMs), maxMs };
 }
 
 /**

@@ -51,7 +51,8 @@ export interface EngineContext<MountState> {
   readonly mount: MountState;
   readonly caller: Caller | undefined;
   /**
-   * Issues a lease ending `ttlMs` from now; its id is `<mountPath>/<idPath>/<random>`. When it
+   * Issues a lease ending `ttlMs` from now (0: the mount's default lease TTL; capped by the
+   * mount's maximum); its id is `<mountPath>/<idPath>/<random>`. When it
    * ends the core calls the engine's {@link SecretsEngine.onLeaseEnd} and forgets it. `maxTtlMs`
    * caps renewals, counted from issue (default: the system maximum lease TTL).
    */
@@ -63,6 +64,12 @@ export interface EngineContext<MountState> {
   cancel(moveId: number): boolean;
   /** Names of managed keys this mount may use (its `allowed_managed_keys`). */
   readonly allowedManagedKeys: readonly string[];
+  /**
+   * This mount's lease TTLs in ms (the real service's per-mount system view): its tuned
+   * `default_lease_ttl` and `max_lease_ttl`, else the system's 768h. Leases issued with `ttlMs: 0`
+   * get `defaultMs`; no lease passes `maxMs`.
+   */
+  readonly leaseTtls: { readonly defaultMs: number; readonly maxMs: number };
 }
 
 /** A secrets engine type. */

@@ -27,27 +27,55 @@ export const SYSTEM_MAX_LEASE_TTL_MS = 768 * 3_600_000;
  */
 export const SYSTEM_DEFAULT_LEASE_TTL_MS = SYSTEM_MAX_LEASE_TTL_MS;
 
+/** A mount's lease TTLs as its engine and its leases see them, ms. */
+export interface MountLeaseTtls {
+  /** The tuned default, else the system default. */
+  readonly defaultMs: number;
+  /** The tuned maximum, else the system maximum. */
+  readonly maxMs: number;
+}
+
+/**
+ * The lease TTLs in force on `mount` (the real service's per-mount system view): its tuned
+ * `default_lease_ttl` and `max_lease_ttl`, each falling back to the system's (768h). What
+ * `sys/mounts/:path/tune` reads back.
+ * @example mountLeaseTtls({ ...mount, defaultLeaseTtlMs: 3_600_000 }) // { defaultMs: 3_600_000, maxMs: 2_764_800_000 }
+ */
+export function mountLeaseTtls(mount: Pick<MountRecord, "defaultLeaseTtlMs" | "maxLeaseTtlMs">): MountLeaseTtls {
+  const tunedDefault = mount.defaultLeaseTtlMs ?? 0;
+  const tunedMax = mount.maxLeaseTtlMs ?? 0;
+  return { defaultMs: tunedDefault > 0 ? tunedDefault : SYSTEM_DEFAULT_LEASE_TTL_MS, maxMs: tunedMax > 0 ? tunedMax : SYSTEM_MAX_LEASE_TTL_MS };
+}
+
 /** What an engine asks for when it issues a lease. */
 export interface LeaseRequest {
   readonly idPath: string;
   readonly kind: string;
   readonly ref: string;
-  /** ms; clamped to the system maximum. */
+  /**
+   * ms; 0 = the mount's default lease TTL (its tuned `default_lease_ttl`, else the system's), as
+   * the real service applies to a secret issued without a TTL. Clamped to the mount's maximum.
+   */
   readonly ttlMs: number;
   readonly renewable?: boolean;
-  /** ms from issue that renewals may not pass; clamped to the system maximum (the default). */
+  /** ms from issue that renewals may not pass; clamped to the mount's maximum (the default). */
   readonly maxTtlMs?: number;
 }
 
 /**
- * Adds a lease for `mount` and schedules its end.
+ * Adds a lease for `mount` and schedules its end. Its TTL is the engine's (or, when 0, the mount's
+ * default lease TTL), capped by the engine's maximum, the mount's tuned `max_lease_ttl` and the
+ * system maximum (768h): a tuned mount's new leases carry the tuned TTLs.
  * @returns the lease (id `<mount>/<idPath>/<24 base62 characters>`).
+ * @example addLease(ctx, mount, { idPath: "creds/otp-role", kind: "otp", ref: otp, ttlMs: 0 }) // the mount's default TTL
  */
 export function addLease(ctx: OperationContext<SecretsState>, mount: MountRecord, input: LeaseRequest): LeaseRecord {
   const idPath = input.idPath.replace(/^\/+|\/+$/g, "");
   const id = `${mount.path}/${idPath ? `${idPath}/` : ""}${ctx.ids.string(24)}`;
-  const maxTtl = Math.max(0, Math.min(input.maxTtlMs ?? SYSTEM_MAX_LEASE_TTL_MS, SYSTEM_MAX_LEASE_TTL_MS));
-  const ttl = Math.max(0, Math.min(input.ttlMs, maxTtl));
+  const mountTtls = mountLeaseTtls(mount);
+  const mountMax = Math.min(mountTtls.maxMs, SYSTEM_MAX_LEASE_TTL_MS);
+  const maxTtl = Math.max(0, Math.min(input.maxTtlMs ?? mountMax, mountMax));
+  const ttl = Math.max(0, Math.min(input.ttlMs > 0 ? input.ttlMs : mountTtls.defaultMs, maxTtl));
   const expiresAt = ctx.now + ttl;
   const record: LeaseRecord = {
     id,

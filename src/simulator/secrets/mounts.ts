@@ -9,6 +9,7 @@ import type { OperationContext } from "../kernel/simulator.js";
 import type { EngineRegistry } from "./engines.js";
 import { endLease } from "./engine-runtime.js";
 import { badRequest } from "./errors.js";
+import { SYSTEM_MAX_LEASE_TTL_MS } from "./leases.js";
 import type { MountRecord, SecretsState } from "./state.js";
 
 /** Top-level paths the service keeps for itself. */
@@ -22,6 +23,10 @@ export interface MountInput {
   readonly type: string;
   readonly description?: string;
   readonly allowedManagedKeys?: readonly string[];
+  /** `config.default_lease_ttl`, ms; 0 or absent = the system default. */
+  readonly defaultLeaseTtlMs?: number;
+  /** `config.max_lease_ttl`, ms; 0 or absent = the system maximum. */
+  readonly maxLeaseTtlMs?: number;
 }
 
 /** A mount path without leading or trailing slashes. */
@@ -44,6 +49,13 @@ export function mountEngine(ctx: OperationContext<SecretsState>, engines: Engine
   if (RESERVED_MOUNT_PREFIXES.includes(first)) throw badRequest(operation, `cannot mount under ${first}/`);
   const engine = engines[input.type];
   if (engine === undefined) throw badRequest(operation, `plugin not found in the catalog: ${input.type}`);
+  const defaultMs = input.defaultLeaseTtlMs ?? 0;
+  const maxMs = input.maxLeaseTtlMs ?? 0;
+  // The real service's checks and wording when enabling with `config` TTLs.
+  if (maxMs !== 0 && defaultMs > maxMs) throw badRequest(operation, "given default lease TTL greater than given max lease TTL");
+  if (maxMs === 0 && defaultMs > SYSTEM_MAX_LEASE_TTL_MS) {
+    throw badRequest(operation, `given default lease TTL greater than system max lease TTL of ${SYSTEM_MAX_LEASE_TTL_MS / 1000}`);
+  }
   for (const existing of Object.keys(ctx.state.mounts)) {
     if (existing === path || existing.startsWith(`${path}/`) || path.startsWith(`${existing}/`)) {
       throw badRequest(operation, `path is already in use at ${existing}/`);
@@ -56,6 +68,8 @@ export function mountEngine(ctx: OperationContext<SecretsState>, engines: Engine
     accessor: `${input.type}_${ctx.ids.hex(8)}`,
     description: input.description ?? "",
     allowedManagedKeys: [...(input.allowedManagedKeys ?? [])],
+    ...(defaultMs !== 0 ? { defaultLeaseTtlMs: defaultMs } : {}),
+    ...(maxMs !== 0 ? { maxLeaseTtlMs: maxMs } : {}),
     engineState: engine.initialMountState(),
   };
   ctx.state.mounts[path] = record;
@@ -83,6 +97,40 @@ export function setAllowedManagedKeys(ctx: OperationContext<SecretsState>, path:
   const mount = ctx.state.mounts[normalized];
   if (mount === undefined) throw badRequest("tune mount", `no matching mount at '${normalized}/'`);
   mount.allowedManagedKeys = [...new Set(keys.map((k) => k.trim()).filter((k) => k !== ""))];
+}
+
+/** What a tune of a mount's TTLs sets: ms, 0 = back to the system value, absent = unchanged. */
+export interface MountTtlTune {
+  readonly defaultLeaseTtlMs?: number;
+  readonly maxLeaseTtlMs?: number;
+}
+
+/**
+ * Tunes a mount's `default_lease_ttl` and `max_lease_ttl` (leases issued later use them; leases
+ * already issued keep theirs, as in the real service).
+ * @throws {DomainError} 400 with the real service's wording when the default would pass the max
+ * (`backend max lease TTL of <s> would be less than backend default lease TTL of <s>`), or, with no
+ * max of its own, the system max (`new backend default lease TTL of <s> greater than system max
+ * lease TTL of 2764800`); 400 `no matching mount` when nothing is mounted at `path`.
+ * @example tuneMountTtls(ctx, "ssh", { defaultLeaseTtlMs: 3_600_000 })
+ */
+export function tuneMountTtls(ctx: OperationContext<SecretsState>, path: string, tune: MountTtlTune): void {
+  const operation = "tune mount";
+  const normalized = normalizeMountPath(path);
+  const mount = ctx.state.mounts[normalized];
+  if (mount === undefined) throw badRequest(operation, `no matching mount at '${normalized}/'`);
+  const newDefault = tune.defaultLeaseTtlMs ?? mount.defaultLeaseTtlMs ?? 0;
+  const newMax = tune.maxLeaseTtlMs ?? mount.maxLeaseTtlMs ?? 0;
+  if (newDefault !== 0 && newMax === 0 && newDefault > SYSTEM_MAX_LEASE_TTL_MS) {
+    throw badRequest(operation, `new backend default lease TTL of ${Math.floor(newDefault / 1000)} greater than system max lease TTL of ${SYSTEM_MAX_LEASE_TTL_MS / 1000}`);
+  }
+  if (newDefault !== 0 && newMax !== 0 && newMax < newDefault) {
+    throw badRequest(operation, `backend max lease TTL of ${Math.floor(newMax / 1000)} would be less than backend default lease TTL of ${Math.floor(newDefault / 1000)}`);
+  }
+  if (newDefault === 0) delete mount.defaultLeaseTtlMs;
+  else mount.defaultLeaseTtlMs = newDefault;
+  if (newMax === 0) delete mount.maxLeaseTtlMs;
+  else mount.maxLeaseTtlMs = newMax;
 }
 
 /**

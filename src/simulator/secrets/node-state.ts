@@ -74,6 +74,12 @@ export interface NodeStatus {
   replicationPerformanceMode: string;
   /** `null` leaves `license` out of the health answer. */
   license: NodeLicense | null;
+  /**
+   * The seal's key shares and threshold (`n` and `t` of `sys/seal-status`); absent: 1 and 1 on an
+   * initialized node (a dev server's), 0 and 0 before initialization. `sys/init` sets them.
+   */
+  sealShares?: number;
+  sealThreshold?: number;
 }
 
 /** Options a scenario may set with the state. */

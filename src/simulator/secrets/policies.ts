@@ -37,8 +37,9 @@ export interface Policy {
  * The built-in `default` policy every token gets unless told otherwise, with the real default
  * policy's rules for what the fake serves: `update` on `sys/leases/renew` and `sys/leases/lookup`
  * (the lease endpoints real clients call); a token's own token endpoints (`read` on
- * `auth/token/lookup-self`, `update` on `auth/token/renew-self` and `auth/token/revoke-self`) and
- * `update` on `sys/capabilities-self`.
+ * `auth/token/lookup-self`, `update` on `auth/token/renew-self` and `auth/token/revoke-self`),
+ * `update` on `sys/capabilities-self`, and on `sys/wrapping/wrap`, `lookup` and `unwrap`
+ * (response wrapping).
  * @example capabilitiesOn([DEFAULT_POLICY], "sys/leases/renew").has("update") // true
  * @example capabilitiesOn([DEFAULT_POLICY], "auth/token/lookup-self").has("read") // true
  */
@@ -51,6 +52,10 @@ export const DEFAULT_POLICY: Policy = Object.freeze({
     { path: "auth/token/renew-self", capabilities: ["update"] },
     { path: "auth/token/revoke-self", capabilities: ["update"] },
     { path: "sys/capabilities-self", capabilities: ["update"] },
+    // Response wrapping, as the real default policy grants it.
+    { path: "sys/wrapping/wrap", capabilities: ["update"] },
+    { path: "sys/wrapping/lookup", capabilities: ["update"] },
+    { path: "sys/wrapping/unwrap", capabilities: ["update"] },
   ]) as readonly PolicyRule[],
 });
 

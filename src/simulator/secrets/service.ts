@@ -16,6 +16,7 @@ import { LEASE_EVENTS, SECRETS_TOKEN_EVENTS } from "./lifecycle-events.js";
 import { NODE_STATES, NODE_STATE_SUBJECT } from "./node-state.js";
 import type { MountRecord, SecretsState } from "./state.js";
 import { newTokenSecret } from "./tokens.js";
+import { WRAPPING_EXPIRE_MOVE, expireWrapping } from "./wrapping.js";
 import { dict } from "../kernel/dict.js";
 
 /** Options of {@link secretsDefinition}. */
@@ -96,6 +97,7 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
         identityGroups: dict(),
         identityEntities: dict(),
         loginEnforcements: dict(),
+        wrappings: dict(),
         writeIndex: 0,
       };
       for (const mount of mounts) {
@@ -109,6 +111,7 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
         endLease(ctx, engines, String(payload), "expired");
       },
       [ENGINE_MOVE]: (ctx: OperationContext<SecretsState>, payload) => runEngineMove(ctx, engines, payload),
+      [WRAPPING_EXPIRE_MOVE]: (ctx: OperationContext<SecretsState>, payload) => expireWrapping(ctx, String(payload)),
     },
     traced: SECRETS_TRACED,
   };

@@ -61,6 +61,13 @@ export interface MountRecord {
   readonly accessor: string;
   readonly description: string;
   allowedManagedKeys: string[];
+  /**
+   * The mount's tuned `default_lease_ttl`, ms; 0 or absent = the system default (what
+   * `sys/mounts/:path/tune` and `config` at enable set).
+   */
+  defaultLeaseTtlMs?: number;
+  /** The mount's tuned `max_lease_ttl`, ms; 0 or absent = the system maximum. */
+  maxLeaseTtlMs?: number;
   /** The engine's own state (plain data). */
   engineState: unknown;
 }
@@ -79,6 +86,31 @@ export interface LeaseRecord {
   readonly renewable: boolean;
   /** Renewals never take the lease past this time (ms since the epoch). */
   readonly maxExpiresAt?: number;
+  /** The expiry move's id. */
+  moveId: number;
+}
+
+/**
+ * A wrapped response (response wrapping): the answer a request would have given, kept until its
+ * wrapping token is unwrapped once or its TTL passes on the simulator clock.
+ */
+export interface WrappingRecord {
+  /** The wrapping token (`s.` and 24 base62 characters). */
+  readonly token: string;
+  readonly accessor: string;
+  /** ms. */
+  readonly ttlMs: number;
+  /** ms since the epoch. */
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  /** The request path that was wrapped, relative to the namespace, e.g. `ssh/creds/otp-role`. */
+  readonly creationPath: string;
+  /** The accessor of a wrapped token (an `auth` answer), else `""`. */
+  readonly wrappedAccessor: string;
+  /** The namespace path the wrapping was made in (`""` for root). */
+  readonly namespace: string;
+  /** The wrapped answer's JSON body, as it would have been sent. */
+  readonly body: string;
   /** The expiry move's id. */
   moveId: number;
 }
@@ -151,6 +183,8 @@ export interface SecretsState {
   identityEntities: Dict<IdentityRecord>;
   /** By `<namespace path>|<name>`. */
   loginEnforcements: Dict<LoginEnforcementRecord>;
+  /** Wrapped responses, by wrapping token. */
+  wrappings: Dict<WrappingRecord>;
   /** Counts successful writes (the health endpoint's `last_wal`). */
   writeIndex: number;
 }

@@ -96,7 +96,7 @@ export function issueCredentials(ctx: EngineContext<CloudMountState>, request: C
   const { roleName } = request;
   const role = readRole(ctx.mount, roleName);
   if (role === undefined) throw cloudBadRequest(OPERATION, `Role ${goQuote(roleName)} not found`, roleName);
-  const ttl = stsTtlSeconds(request.ttlSeconds, role);
+  const ttl = stsTtlSeconds(request.ttlSeconds, role, Math.floor(ctx.leaseTtls.maxMs / 1000));
   let credentialType = "";
   if (role.credentialTypes.length === 1) credentialType = role.credentialTypes[0] ?? "";
   else if (role.credentialTypes.length > 1) {
@@ -145,7 +145,7 @@ function issueIamUser(ctx: EngineContext<CloudMountState>, request: CredentialRe
   if (role.policyDocument !== "") user.inlinePolicies[roleName] = role.policyDocument;
   addToGroupsAndTag(user, role.iamGroups, role.iamTags);
   const key = providerCall("Error creating access keys", roleName, () => createAccessKey(mount.account, username, now, ids));
-  const lease = ctx.issueLease({ idPath: `${request.path}/${roleName}`, kind: "iam_user", ref: username, ttlMs: iamUserLeaseMs(mount.lease), renewable: true, ...(mount.lease !== null && mount.lease.leaseMaxMs > 0 ? { maxTtlMs: mount.lease.leaseMaxMs } : {}) });
+  const lease = ctx.issueLease({ idPath: `${request.path}/${roleName}`, kind: "iam_user", ref: username, ttlMs: iamUserLeaseMs(mount.lease, ctx.leaseTtls), renewable: true, ...(mount.lease !== null && mount.lease.leaseMaxMs > 0 ? { maxTtlMs: mount.lease.leaseMaxMs } : {}) });
   return { credentialType: "iam_user", accessKey: key.accessKeyId, secretKey: key.secretAccessKey, securityToken: null, arn: user.arn, lease };
 }
 

@@ -6,7 +6,6 @@
  * Spec: secrets.md "SSH engine" (`creds`, `lookup`, `verify`, credentials response);
  * FIDELITY.md "Secrets" (SSH OTP paragraph).
  */
-import { SYSTEM_DEFAULT_LEASE_TTL_MS } from "../leases.js";
 import type { EngineContext, Lease } from "../engine.js";
 import { badRequest, secretsError } from "../errors.js";
 import { cidrListContains, formatIp, parseIp, type IpAddress } from "./ip-address.js";
@@ -81,7 +80,7 @@ export function createCredentials(
       idPath: `creds/${roleName}`,
       kind: OTP_LEASE_KIND,
       ref: otp,
-      ttlMs: ctx.mount.otpTtlMs ?? SYSTEM_DEFAULT_LEASE_TTL_MS,
+      ttlMs: ctx.mount.otpTtlMs ?? ctx.leaseTtls.defaultMs, // the mount's default lease TTL (tuned, else 768h)
       renewable: false,
     });
     ctx.mount.otps[otp] = { username, ip: ipString, roleName, leaseId: lease.id };

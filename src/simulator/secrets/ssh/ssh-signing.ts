@@ -9,7 +9,6 @@
 import { createHash } from "node:crypto";
 import type { EngineContext } from "../engine.js";
 import { badRequest, secretsError } from "../errors.js";
-import { SYSTEM_DEFAULT_LEASE_TTL_MS, SYSTEM_MAX_LEASE_TTL_MS } from "../leases.js";
 import { caKeySpec, caSigningKey, generateCa } from "./certificate-authority.js";
 import { CertificateError, certificateText, signCertificate, type RsaSignatureAlgorithm } from "./certificate.js";
 import { parsePublicKeyText, SshKeyError, type SshPublicKey } from "./public-key.js";
@@ -77,7 +76,7 @@ export function signPublicKey(ctx: EngineContext<SshMountState>, roleName: strin
     certType === "host"
       ? calculatePrincipals(input.validPrincipals, "", role.allowedDomains, (allowed, p) => hostAllowed(role, allowed, p))
       : calculatePrincipals(input.validPrincipals, role.defaultUser, role.allowedUsers, (allowed, p) => allowed.includes(p));
-  const ttlMs = calculateTtl(role, input.ttlMs);
+  const ttlMs = calculateTtl(role, input.ttlMs, ctx.leaseTtls);
   const criticalOptions = calculateCriticalOptions(role, input.criticalOptions ?? {});
   const extensions = calculateExtensions(role, input.extensions ?? {});
   if (ctx.mount.ca === null) {
@@ -202,10 +201,15 @@ function hostAllowed(role: SshRole, allowed: readonly string[], principal: strin
   return allowed.some((domain) => (role.allowBareDomains && principal === domain) || (role.allowSubdomains && principal.endsWith(`.${domain}`)));
 }
 
-function calculateTtl(role: SshRole, requested: number | undefined): number {
+/**
+ * The certificate's TTL: the requested one, else the role's, else the mount's default lease TTL;
+ * capped by the role's `max_ttl`, else the mount's maximum ("the system default / maximum lease
+ * TTL" of the spec is the mount's view of it: its tuned values, else 768h).
+ */
+function calculateTtl(role: SshRole, requested: number | undefined, mountTtls: { readonly defaultMs: number; readonly maxMs: number }): number {
   let ttl = requested ?? role.ttlMs;
-  if (ttl === 0) ttl = SYSTEM_DEFAULT_LEASE_TTL_MS;
-  const max = role.maxTtlMs === 0 ? SYSTEM_MAX_LEASE_TTL_MS : role.maxTtlMs;
+  if (ttl === 0) ttl = mountTtls.defaultMs;
+  const max = role.maxTtlMs === 0 ? mountTtls.maxMs : role.maxTtlMs;
   if (ttl > max) {
     if (requested === undefined) return max;
     throw badRequest(OPERATION, `ttl is larger than maximum allowed ${Math.floor(max / 1000)}`);

@@ -4,6 +4,7 @@
  * the engine's own move handlers (no secrets core involved).
  */
 import { IdSource } from "../../../../src/simulator/kernel/ids.js";
+import { SYSTEM_MAX_LEASE_TTL_MS } from "../../../../src/simulator/secrets/leases.js";
 import type { MovePayload } from "../../../../src/simulator/kernel/scheduler.js";
 import type { Caller, EngineContext, Lease } from "../../../../src/simulator/secrets/engine.js";
 import { cloudEngine } from "../../../../src/simulator/secrets/cloud/cloud-engine.js";
@@ -38,6 +39,7 @@ export function cloudHarness(seed: number | string = 1, displayName = "root") {
     mount,
     caller: caller(displayName),
     allowedManagedKeys: [],
+    leaseTtls: { defaultMs: SYSTEM_MAX_LEASE_TTL_MS, maxMs: SYSTEM_MAX_LEASE_TTL_MS },
     issueLease: (input) => {
       const lease: Lease = { id: `cloud/${input.idPath}/${++leaseSeq}`, mount: "cloud", kind: input.kind, ref: input.ref, issuedAt: now, expiresAt: now + input.ttlMs, renewable: input.renewable ?? false };
       leases.set(lease.id, lease);

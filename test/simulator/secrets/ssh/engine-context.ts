@@ -3,6 +3,7 @@
  * are recorded in a list; `endLease` plays the core's lease expiry (calls the engine's onLeaseEnd).
  */
 import { IdSource } from "../../../../src/simulator/kernel/ids.js";
+import { SYSTEM_MAX_LEASE_TTL_MS } from "../../../../src/simulator/secrets/leases.js";
 import type { Caller, Capability, EngineContext, Lease } from "../../../../src/simulator/secrets/engine.js";
 import { sshEngine } from "../../../../src/simulator/secrets/ssh/ssh-engine.js";
 import { initialSshMountState, type SshMountState } from "../../../../src/simulator/secrets/ssh/ssh-state.js";
@@ -47,6 +48,7 @@ export function testMount(seed: number | string = 1, caller: Caller | undefined 
       mount,
       caller: who,
       allowedManagedKeys: [],
+      leaseTtls: { defaultMs: SYSTEM_MAX_LEASE_TTL_MS, maxMs: SYSTEM_MAX_LEASE_TTL_MS },
       issueLease: (input) => {
         const lease: Lease = {
           id: `ssh/${input.idPath}/lease${++counter}`,
