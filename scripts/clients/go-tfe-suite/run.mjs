@@ -29,9 +29,9 @@ const TEST_FILES = ["configuration_version_test.go", "run_test.go", "plan_test.g
 /** Tests that contradict the spec, with the spec line (docs/fidelity.md, "go-tfe's own tests"). */
 export const SPEC_DIFFERENCES = {
   TestConfigurationVersionsCreate:
-    'spec "Configuration version attributes": source "svc-api" for API-created versions (go-tfe 0.11.1 expects "tfe-api"), and upload-url "present only in the create response" (the test expects it on the read too)',
-  TestRunsCancel: 'spec "Run state transitions": cancel only from planning or applying (409 for the pending run the test cancels)',
-  TestRunsForceCancel: 'spec "Run state transitions": cancel only from planning or applying (409 for the pending run the test cancels first)',
+    'spec "configuration-versions" fields (lines 29, 33): source "svc-api" for API-created versions (go-tfe 0.11.1 expects "tfe-api"), and upload-url "present only in the create response" (the test expects it on the read too)',
+  TestRunsCancel: 'spec "Run states" table (line 149), "Errors" (line 285): cancel only from planning or applying (409 for the pending run the test cancels)',
+  TestRunsForceCancel: 'spec "Run states" table (line 149), "Errors" (line 285): cancel only from planning or applying (409 for the pending run the test cancels first)',
 };
 
 const args = process.argv.slice(2);
