@@ -30,6 +30,7 @@ const clients = {
         TFE_ADDRESS: dev.url,
         TFE_TOKEN: dev.runs.userToken,
         TFE_WORKSPACE: dev.runs.workspaceId,
+        TFE_ORGANIZATION: dev.runs.organization,
       },
     }),
   hvac: () =>

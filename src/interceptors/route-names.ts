@@ -33,7 +33,16 @@ export type RunsRoute =
   | "POST /admin/engine-versions"
   | "GET /admin/engine-versions/:id"
   | "PATCH /admin/engine-versions/:id"
-  | "DELETE /admin/engine-versions/:id";
+  | "DELETE /admin/engine-versions/:id"
+  | "GET /ping"
+  | "GET /account/details"
+  | "GET /organizations/:organization_name"
+  | "GET /organizations/:organization_name/workspaces"
+  | "GET /organizations/:organization_name/workspaces/:name"
+  | "GET /workspaces/:workspace_id"
+  | "POST /workspaces/:workspace_id/actions/lock"
+  | "POST /workspaces/:workspace_id/actions/unlock"
+  | "POST /workspaces/:workspace_id/actions/force-unlock";
 
 /** The access-control service's routes, as its spec writes them (no `/v1`). */
 export type AccessControlRoute =
@@ -138,7 +147,16 @@ export type RunsOperation =
   | "create engine version"
   | "show engine version"
   | "update engine version"
-  | "delete engine version";
+  | "delete engine version"
+  | "ping"
+  | "show account"
+  | "show organization"
+  | "list workspaces"
+  | "show workspace by name"
+  | "show workspace"
+  | "lock workspace"
+  | "unlock workspace"
+  | "force-unlock workspace";
 
 /** The access-control service's operations. */
 export type AccessControlOperation =

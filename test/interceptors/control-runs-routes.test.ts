@@ -31,7 +31,7 @@ describe("/_sim/runs/ fixture routes", () => {
     const organization = await post("/organizations", { nmae: "acme" });
     expect(organization).toEqual({
       status: 400,
-      body: { error: { status: 400, code: "invalid", message: '_sim: cannot POST /_sim/runs/organizations: infra-doubles: /nmae: unknown property (did you mean "name"?); allowed here: name, email' } },
+      body: { error: { status: 400, code: "invalid", message: '_sim: cannot POST /_sim/runs/organizations: infra-doubles: /nmae: unknown property (did you mean "name"?); allowed here: name, email, costEstimationEnabled' } },
     });
     expect((await post("/organizations", { name: "acme" })).status).toBe(201);
     const workspace = await post("/workspaces", { organisation: "acme", name: "prod" });

@@ -1,6 +1,9 @@
 // Command go-tfe drives the run orchestration service of `infra-doubles serve` with go-tfe, the
-// official Go client, configured as its README says (tfe.NewClient with Address and Token):
-// create a configuration version, upload a directory, create a run WITHOUT a configuration
+// official Go client, configured as its README says (tfe.NewClient with Address and Token, which
+// first reads GET /api/v2/ping): read the token's user (Users.ReadCurrent), the organization
+// (Organizations.Read), the workspace by id and by name (Workspaces.ReadByID, Workspaces.Read),
+// lock and unlock it (Workspaces.Lock, Unlock, with go-tfe's ErrWorkspaceLocked and
+// ErrWorkspaceNotLocked for the 409s), create a configuration version, upload a directory, create a run WITHOUT a configuration
 // version (go-tfe sends "configuration-version": {"data": null}), read it until it is planned,
 // apply it with a comment, and read it until it is applied. Time is pushed with the dev server's
 // POST /_sim/clock/advance so the run's timed phases pass at once. The plan's log is read with
@@ -9,7 +12,7 @@
 //
 // Run it through scripts/clients/run.mjs (it starts the server and passes these variables):
 //
-//	TFE_ADDRESS=http://127.0.0.1:8080 TFE_TOKEN=... TFE_WORKSPACE=ws-... \
+//	TFE_ADDRESS=http://127.0.0.1:8080 TFE_TOKEN=... TFE_ORGANIZATION=demo-org TFE_WORKSPACE=ws-... \
 //	GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE=/tmp/gocache go run scripts/clients/go-tfe/main.go
 //
 // Debian: apt-get install golang-go golang-github-hashicorp-go-tfe-dev (go-tfe 0.11.1).
@@ -78,14 +81,62 @@ func checkUploadedFiles(address string, want []string) {
 
 func main() {
 	address, token, workspace := os.Getenv("TFE_ADDRESS"), os.Getenv("TFE_TOKEN"), os.Getenv("TFE_WORKSPACE")
-	if address == "" || token == "" || workspace == "" {
-		fail("set TFE_ADDRESS, TFE_TOKEN and TFE_WORKSPACE")
+	organization := os.Getenv("TFE_ORGANIZATION")
+	if address == "" || token == "" || workspace == "" || organization == "" {
+		fail("set TFE_ADDRESS, TFE_TOKEN, TFE_ORGANIZATION and TFE_WORKSPACE")
 	}
 	ctx := context.Background()
 	client, err := tfe.NewClient(&tfe.Config{Address: address, Token: token})
 	if err != nil {
 		fail("new client: %v", err)
 	}
+	if client.RemoteAPIVersion() == "" {
+		fail("GET /api/v2/ping announced no TFP-API-Version")
+	}
+
+	me, err := client.Users.ReadCurrent(ctx)
+	if err != nil {
+		fail("read the current user: %v", err)
+	}
+	if !strings.HasPrefix(me.ID, "user-") || me.Username == "" || me.Email == "" {
+		fail("the current user reads as %+v", me)
+	}
+	fmt.Printf("the token is %s's (%s)\n", me.Username, me.ID)
+	org, err := client.Organizations.Read(ctx, organization)
+	if err != nil {
+		fail("read organization %s: %v", organization, err)
+	}
+	if org.Name != organization || org.CostEstimationEnabled || org.Permissions == nil || !org.Permissions.CanTraverse || org.CreatedAt.IsZero() {
+		fail("organization %s reads as %+v", organization, org)
+	}
+	fmt.Printf("organization %s read (cost estimation %v)\n", org.Name, org.CostEstimationEnabled)
+	byID, err := client.Workspaces.ReadByID(ctx, workspace)
+	if err != nil {
+		fail("read workspace %s: %v", workspace, err)
+	}
+	byName, err := client.Workspaces.Read(ctx, organization, byID.Name)
+	if err != nil {
+		fail("read workspace %s/%s: %v", organization, byID.Name, err)
+	}
+	if byName.ID != workspace || byName.Organization == nil || byName.Organization.Name != organization || byName.Locked || byName.TerraformVersion == "" {
+		fail("workspace %s/%s reads as %+v", organization, byID.Name, byName)
+	}
+	fmt.Printf("workspace %s/%s is %s\n", organization, byName.Name, byName.ID)
+	locked, err := client.Workspaces.Lock(ctx, workspace, tfe.WorkspaceLockOptions{Reason: tfe.String("go-tfe")})
+	if err != nil || !locked.Locked {
+		fail("lock the workspace: %v (%+v)", err, locked)
+	}
+	if _, err := client.Workspaces.Lock(ctx, workspace, tfe.WorkspaceLockOptions{}); err != tfe.ErrWorkspaceLocked {
+		fail("locking a locked workspace gives %v, not %v", err, tfe.ErrWorkspaceLocked)
+	}
+	unlocked, err := client.Workspaces.Unlock(ctx, workspace)
+	if err != nil || unlocked.Locked {
+		fail("unlock the workspace: %v (%+v)", err, unlocked)
+	}
+	if _, err := client.Workspaces.Unlock(ctx, workspace); err != tfe.ErrWorkspaceNotLocked {
+		fail("unlocking an unlocked workspace gives %v, not %v", err, tfe.ErrWorkspaceNotLocked)
+	}
+	fmt.Println("workspace locked and unlocked")
 
 	cv, err := client.ConfigurationVersions.Create(ctx, workspace, tfe.ConfigurationVersionCreateOptions{AutoQueueRuns: tfe.Bool(false)})
 	if err != nil {
@@ -134,6 +185,15 @@ func main() {
 		fail("run %s does not use the latest configuration version %s", run.ID, cv.ID)
 	}
 	fmt.Printf("run %s created on %s\n", run.ID, run.ConfigurationVersion.ID)
+	held, err := client.Workspaces.ReadByID(ctx, workspace)
+	if err != nil || !held.Locked {
+		fail("the workspace is not locked by run %s: %v (%+v)", run.ID, err, held)
+	}
+	// go-tfe 0.11.1 reads every 409 of unlock as ErrWorkspaceNotLocked (newer ones: ErrWorkspaceLockedByRun).
+	if _, err := client.Workspaces.Unlock(ctx, workspace); err != tfe.ErrWorkspaceNotLocked {
+		fail("unlocking a workspace a run holds gives %v", err)
+	}
+	fmt.Printf("run %s holds the workspace lock\n", run.ID)
 
 	waitFor := func(status tfe.RunStatus) {
 		for i := 0; ; i++ {

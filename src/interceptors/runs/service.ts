@@ -1,6 +1,7 @@
 /**
  * The run orchestration service's HTTP face: its route table (configuration versions, runs,
- * engine versions, and the archive host) and its one error renderer.
+ * engine versions, the archive host, and the organization, workspace, account and ping reads real
+ * clients make) and its one error renderer.
  */
 import type { HttpService } from "../http.js";
 import { RUNS } from "../../simulator/runs/errors.js";
@@ -8,6 +9,7 @@ import { configurationVersionRoutes } from "./configuration-version-routes.js";
 import { engineVersionRoutes } from "./engine-version-routes.js";
 import { errorDocument, runsErrorResponse, runsNoRoute } from "./errors.js";
 import { runRoutes } from "./run-routes.js";
+import { workspaceRoutes } from "./workspace-routes.js";
 import { RUNS_FAULT_ANSWERS } from "./fault-answers.js";
 
 /**
@@ -23,7 +25,7 @@ export const RUNS_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
  */
 export const runsHttp: HttpService = {
   name: RUNS,
-  routes: [...configurationVersionRoutes, ...runRoutes, ...engineVersionRoutes],
+  routes: [...configurationVersionRoutes, ...runRoutes, ...engineVersionRoutes, ...workspaceRoutes],
   errorResponse: runsErrorResponse,
   faultAnswers: RUNS_FAULT_ANSWERS,
   noRoute: runsNoRoute,

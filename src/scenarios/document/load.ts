@@ -54,7 +54,7 @@ function loadRuns(target: ScenarioTarget, doc: ScenarioDocument, resolve: NameRe
   const { names } = resolve;
   const base = ["runs"];
   for (const [i, org] of (runs.organizations ?? []).entries()) {
-    at([...base, "organizations", i], () => target.runs.addOrganization(org.name, defined({ email: org.email })));
+    at([...base, "organizations", i], () => target.runs.addOrganization(org.name, defined({ email: org.email, costEstimationEnabled: org.costEstimationEnabled })));
   }
   for (const [i, ws] of (runs.workspaces ?? []).entries()) {
     const { organization, ...options } = ws;

@@ -72,6 +72,8 @@ export interface RunsFixtures {
 export interface RunsOrganizationFixture {
   readonly name: string;
   readonly email?: string;
+  /** The organization's `cost-estimation-enabled` setting (default false): its runs pass through cost estimation. */
+  readonly costEstimationEnabled?: boolean;
 }
 
 /** A workspace (`runs.addWorkspace`); other fixtures name it `organization/name` or `name`. */

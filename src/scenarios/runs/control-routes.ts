@@ -4,7 +4,8 @@
  *
  * | Route | Body | Answer |
  * | --- | --- | --- |
- * | `POST /_sim/runs/organizations` | `{"name": "acme"}` | `{"name"}` |
+ * | `POST /_sim/runs/organizations` | `{"name": "acme", "email"?, "costEstimationEnabled"?: boolean}` | `{"name"}` |
+ * | `POST /_sim/runs/organizations/:organization/cost-estimation` | `{"enabled": boolean}` | `{"ok": true}` |
  * | `POST /_sim/runs/workspaces` | `{"organization", "name"?, "autoApply"?, "vcsRepo"?: {"identifier", "branch"?, "provider"?, "htmlUrl"?}}` | `{"id", "name", "organization"}` |
  * | `POST /_sim/runs/users` | `{"username"?, "siteAdmin"?, "permissions"?: {"acme/prod" or "ws-...": "admin"}}` | `{"id", "username", "token"}` |
  * | `POST /_sim/runs/outcomes` | an outcome script plus `"workspaceId"` (an id or `"acme/prod"`), `"runId"` or `"next": true` (with a workspace) | `{"ok": true}` |
@@ -95,12 +96,31 @@ export function runsControlRoutes(controls: RunsScenario): readonly Route[] {
     {
       method: "POST",
       path: "/organizations",
-      doc: { body: '{"name"?: string (default "acme")}', answer: '201 {"name"}' },
+      doc: { body: '{"name"?: string (default "acme"), "email"?: string, "costEstimationEnabled"?: boolean}', answer: '201 {"name"}' },
       handler: ({ request }) => {
         const b = body(bodyText(request));
-        only(b, ["name", "email"]);
+        only(b, ["name", "email", "costEstimationEnabled"]);
         const email = str(b.email, "email");
-        return json(201, { name: controls.addOrganization(str(b.name, "name") ?? "acme", email === undefined ? {} : { email }) });
+        const costEstimationEnabled = bool(b.costEstimationEnabled, "costEstimationEnabled");
+        return json(201, {
+          name: controls.addOrganization(str(b.name, "name") ?? "acme", {
+            ...(email === undefined ? {} : { email }),
+            ...(costEstimationEnabled === undefined ? {} : { costEstimationEnabled }),
+          }),
+        });
+      },
+    },
+    {
+      method: "POST",
+      path: "/organizations/:organization/cost-estimation",
+      doc: { body: '{"enabled": boolean}', answer: '200 {"ok": true}' },
+      handler: ({ request, params }) => {
+        const b = body(bodyText(request));
+        only(b, ["enabled"]);
+        const enabled = bool(b.enabled, "enabled");
+        if (enabled === undefined) throw new UsageError('runs: "enabled" is required');
+        controls.setCostEstimation(params.organization ?? "", enabled);
+        return json(200, { ok: true });
       },
     },
     {

@@ -204,13 +204,34 @@ export class RunsScenario {
 
   /**
    * Creates an organization (the spec's paths name organizations by name).
+   * @param options.costEstimationEnabled - the organization's `cost-estimation-enabled` setting
+   *   (default false): runs created while it is on pass through `cost_estimating` after a plan with changes.
    * @returns its name.
    * @throws {UsageError} for a taken name or one with characters other than letters, digits, `-` and `_`.
    * @example
-   * const org = runs.addOrganization("acme"); // "acme"
+   * const org = runs.addOrganization("acme", { costEstimationEnabled: true }); // "acme"
    */
-  addOrganization(name = "acme", options: { email?: string } = {}): string {
+  addOrganization(name = "acme", options: { email?: string; costEstimationEnabled?: boolean } = {}): string {
+    if (options.costEstimationEnabled !== undefined && typeof options.costEstimationEnabled !== "boolean") {
+      throw new UsageError("runs: costEstimationEnabled must be a boolean");
+    }
     return this.update((ctx) => createOrganization(ctx, { name, ...options }).name);
+  }
+
+  /**
+   * Turns the organization's `cost-estimation-enabled` setting on or off (shown by `GET
+   * /organizations/:name`). Runs created afterwards follow it; runs already created keep theirs.
+   * @throws {UsageError} for an unknown organization or a value that is not a boolean.
+   * @example
+   * runs.setCostEstimation("acme", true); // the next runs go planned -> cost_estimating -> cost_estimated
+   */
+  setCostEstimation(organization: string, enabled: boolean): void {
+    if (typeof enabled !== "boolean") throw new UsageError("runs: the cost estimation setting must be a boolean");
+    this.update((ctx) => {
+      const org = ctx.state.organizations[organization];
+      if (org === undefined) throw new UsageError(`runs: unknown organization "${organization}"`);
+      org.costEstimationEnabled = enabled;
+    });
   }
 
   /**

@@ -27,6 +27,8 @@ import { dict } from "../kernel/dict.js";
 export interface OrganizationInput {
   readonly name: string;
   readonly email?: string;
+  /** The `cost-estimation-enabled` setting (default false). */
+  readonly costEstimationEnabled?: boolean;
 }
 
 /**
@@ -38,7 +40,12 @@ export interface OrganizationInput {
 export function createOrganization(ctx: OperationContext<RunsState>, input: OrganizationInput): Organization {
   if (!/^[A-Za-z0-9_-]+$/.test(input.name)) throw new UsageError(`runs: organization name ${JSON.stringify(input.name)} may hold only letters, digits, "-" and "_"`);
   if (ctx.state.organizations[input.name]) throw new UsageError(`runs: organization "${input.name}" already exists`);
-  const org: Organization = { name: input.name, email: input.email ?? `admin@${input.name}.example`, createdAt: ctx.now };
+  const org: Organization = {
+    name: input.name,
+    email: input.email ?? `admin@${input.name}.example`,
+    costEstimationEnabled: input.costEstimationEnabled ?? false,
+    createdAt: ctx.now,
+  };
   ctx.state.organizations[org.name] = org;
   return org;
 }
@@ -93,6 +100,7 @@ export function createWorkspace(ctx: OperationContext<RunsState>, input: Workspa
     engineVersion,
     permissions: dict(),
     lockedBy: null,
+    lock: null,
     latestConfigurationVersionId: null,
     currentConfigurationVersionId: null,
     currentRunId: null,

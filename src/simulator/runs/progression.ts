@@ -165,7 +165,9 @@ export function isDiscardable(state: RunsState, run: Run): boolean {
 export function waitingReason(state: RunsState, run: Run): string {
   if (isFinalRunStatus(run.status)) return `it is "${run.status}", a final state`;
   if (run.status === "pending" || run.status === "confirmed") {
-    return `it waits for workspace ${run.workspaceId}, held by ${state.workspaces[run.workspaceId]?.lockedBy ?? "nobody"}`;
+    const workspace = state.workspaces[run.workspaceId];
+    const holder = workspace?.lockedBy ?? (workspace?.lock ? `${workspace.lock.id} (locked through the API)` : null);
+    return `it waits for workspace ${run.workspaceId}, held by ${holder ?? "nobody"}`;
   }
   if (RUNNING_STATES.includes(run.status)) return `it was canceled and its process ignores the interrupt: force-cancel it`;
   return `it is "${run.status}", paused for confirmation: apply or discard it`;
@@ -505,7 +507,7 @@ function finished(ctx: OperationContext<RunsState>, run: Run): void {
 
 /**
  * Gives a free workspace to its oldest waiting run (a pending run that will apply, or a confirmed
- * saved plan), which then starts.
+ * saved plan), which then starts. A workspace a user or team locked is given to no run.
  * @example
  * dispatch(ctx, workspace); // the oldest waiting run takes the workspace
  */
@@ -515,6 +517,8 @@ export function dispatch(ctx: OperationContext<RunsState>, workspace: Workspace)
     if (holder !== undefined && !isFinalRunStatus(holder.status)) return;
     workspace.lockedBy = null;
   }
+  // A user's or team's lock keeps every run out until it is unlocked (which dispatches again).
+  if (workspace.lock !== null) return;
   // The workspace's runs in creation (= seq) order: the first waiting one is the oldest.
   let waiting: Run | undefined;
   for (const id of indexes(ctx.state).runsByWorkspace[workspace.id] ?? []) {

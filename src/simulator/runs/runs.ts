@@ -8,7 +8,10 @@ import type { OperationContext } from "../kernel/simulator.js";
 import { can, levelAllows, permissionLevel, requireCapability, type Caller } from "./access.js";
 import { invalidAttribute, notFound } from "./errors.js";
 import { indexes } from "./indexes.js";
-import { mergeOutcome } from "./outcomes.js";
+import { mergeOutcome, type OutcomeOverride } from "./outcomes.js";
+
+/** The override an organization with `cost-estimation-enabled` adds to its runs' outcomes. */
+const COST_ESTIMATION_ON: OutcomeOverride = Object.freeze({ costEstimation: true });
 import { dispatch, isDiscardable, isPaused, needsWorkspace, reschedule } from "./progression.js";
 import { RUNNING_STATES, runMachine } from "./run-machine.js";
 import {
@@ -186,7 +189,8 @@ export interface QueueRunInput {
 
 /**
  * Creates the run, its plan and apply, resolves its outcome (the workspace's next one-shot
- * outcome, the workspace's, the simulator's) and lets it start or wait for the workspace.
+ * outcome, the workspace's, the organization's `cost-estimation-enabled` setting, the simulator's)
+ * and lets it start or wait for the workspace.
  * @example
  * queueRun(ctx, { workspace, configurationVersion, createdBy: user.id, queuedByApplier: true, source: "svc-api", message: "x", planOnly: false })
  */
@@ -196,7 +200,10 @@ export function queueRun(ctx: OperationContext<RunsState>, input: QueueRunInput)
   const id = ctx.ids.prefixed("run-");
   const planId = ctx.ids.prefixed("plan-");
   const applyId = ctx.ids.prefixed("apply-");
-  const outcome = mergeOutcome(state.settings.outcome, workspace.outcome, workspace.nextRunOutcomes.shift());
+  // The organization's cost-estimation setting sits between the simulator's outcome and the
+  // workspace's: on, it adds the cost estimate stage; a workspace, next-run or run script still decides.
+  const costEstimation = state.organizations[workspace.organization]?.costEstimationEnabled === true ? COST_ESTIMATION_ON : undefined;
+  const outcome = mergeOutcome(state.settings.outcome, costEstimation, workspace.outcome, workspace.nextRunOutcomes.shift());
   const phase = (phaseId: string): Phase => ({
     id: phaseId,
     runId: id,

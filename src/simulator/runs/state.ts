@@ -62,7 +62,24 @@ export const RUN_OPERATIONS: readonly RunOperation[] = Object.freeze([
 export interface Organization {
   readonly name: string;
   readonly email: string;
+  /**
+   * The organization's `cost-estimation-enabled` setting (default false): runs created while it is
+   * on pass through `cost_estimating` after a plan with changes (an outcome script may still say otherwise).
+   */
+  costEstimationEnabled: boolean;
   readonly createdAt: number;
+}
+
+/** Who holds a workspace lock taken through `POST /workspaces/:id/actions/lock`. */
+export interface WorkspaceLock {
+  /** `user` for a user token's lock, `team` for a team token's. */
+  readonly kind: "user" | "team";
+  /** The user id (`user-...`) or team id (`team-...`). */
+  readonly id: string;
+  /** The `reason` given when locking, or null. */
+  readonly reason: string | null;
+  /** When the lock was taken, ms since the epoch. */
+  readonly at: number;
 }
 
 /** The VCS repository a workspace is connected to. */
@@ -89,6 +106,11 @@ export interface Workspace {
   permissions: Dict<PermissionLevel>;
   /** The run holding the workspace (a run that will apply), or null. */
   lockedBy: string | null;
+  /**
+   * A lock a user or team took through the API, or null. While set, no run takes the workspace
+   * (runs that would apply wait in `pending`); never set together with a live `lockedBy` run.
+   */
+  lock: WorkspaceLock | null;
   /** The most recently used configuration version (runs without an explicit one use it). */
   latestConfigurationVersionId: string | null;
   /** The configuration version of the last applied run (provisional versions become current when applied). */

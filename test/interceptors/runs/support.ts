@@ -54,6 +54,9 @@ export interface RunsWorld {
   /** Reads a run through the API (status 200 expected). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   getRun(id: string, token?: string): Promise<any>;
+  /** Reads the world's workspace through the API (`GET /workspaces/:id`, status 200 expected). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  getWorkspace(token?: string): Promise<any>;
 }
 
 /** Starts the runs plugin on this transport and builds the standard world. */
@@ -134,7 +137,13 @@ export async function startRuns(
     return response.body.data;
   };
 
-  return { t, doubles: t.doubles, runs, base, archiveBase, org, ws, admin, writer, planner, reader, stranger, userIds, orgToken, siteAdmin, api, upload, createRun, getRun };
+  const getWorkspace: RunsWorld["getWorkspace"] = async (tok) => {
+    const response = await api("GET", `/workspaces/${ws.id}`, { token: tok ?? admin });
+    expect(response.status, response.text).toBe(200);
+    return response.body.data;
+  };
+
+  return { t, doubles: t.doubles, runs, base, archiveBase, org, ws, admin, writer, planner, reader, stranger, userIds, orgToken, siteAdmin, api, upload, createRun, getRun, getWorkspace };
 }
 
 /** Asserts a JSON:API error document with the given status and title. */
