@@ -119,7 +119,7 @@ describeEachTransport("runs: plan and apply logs", (h) => {
     expect((await readText(plan["log-read-url"] as string)).text).toContain("Plan: 4 to add, 1 to change, 2 to destroy.");
   });
 
-  it("refuses a tampered URL and an expired one with 404, needing no token", async () => {
+  it("refuses a tampered URL and an expired one with the service's 404, needing no token", async () => {
     const w = await startRuns(h);
     const { runId } = await w.upload();
     w.doubles.advance("2m");
@@ -136,6 +136,8 @@ describeEachTransport("runs: plan and apply logs", (h) => {
     for (const bad of [`${otherPayload}.${signature}`, `${payload}.${flip(signature, 3)}`, `${forgedExpiry}.${signature}`, `${payload}`, "garbage", `${payload}.${signature}.x`]) {
       const refused = await readText(`${base}${bad}`);
       expect(refused.status, bad).toBe(404);
+      expect(refused.type, bad).toBe("application/vnd.api+json");
+      expect(JSON.parse(refused.text), bad).toEqual({ errors: [{ status: "404", title: "not found" }] });
     }
     w.doubles.advance("23h");
     expect((await readText(url)).status).toBe(200);
