@@ -6,14 +6,35 @@
  */
 import { readConfigurationArchive } from "./configuration-archive.js";
 
+/** Archives read lately, newest last (runs plan the same archive over and over), as in checkConfigurationArchive. */
+const read: { readonly bytes: Uint8Array; readonly addresses: readonly string[] | undefined }[] = [];
+const READ_KEPT = 8;
+const READ_MAX_BYTES = 1024 * 1024;
+
 /**
  * The addresses (`<type>.<name>`) of the resource blocks in a configuration archive's root module,
- * in archive order then file order; `undefined` when the archive cannot be read.
+ * in archive order then file order; `undefined` when the archive cannot be read. The answer for the
+ * same bytes is always the same, so the last few archives (up to 1 MiB each) are remembered with a
+ * copy of their bytes: 10,000 runs of one archive inflate it once (about 130 us a read otherwise).
  * @param archive - the uploaded `.tar.gz` bytes.
  * @example
  * configurationResources(configurationArchive({ "main.tf": 'resource "null_resource" "foo" {}' })) // ["null_resource.foo"]
  */
 export function configurationResources(archive: Uint8Array): string[] | undefined {
+  const view = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
+  for (let i = read.length - 1; i >= 0; i--) {
+    const known = read[i] as (typeof read)[number];
+    if (known.bytes.byteLength === archive.byteLength && view.equals(known.bytes)) return known.addresses === undefined ? undefined : [...known.addresses];
+  }
+  const addresses = resourcesOf(archive);
+  if (archive.byteLength <= READ_MAX_BYTES) {
+    if (read.length === READ_KEPT) read.shift();
+    read.push({ bytes: Buffer.from(archive), addresses: addresses === undefined ? undefined : Object.freeze([...addresses]) });
+  }
+  return addresses;
+}
+
+function resourcesOf(archive: Uint8Array): string[] | undefined {
   const reading = readConfigurationArchive(archive);
   if (!reading.ok) return undefined;
   const out: string[] = [];
