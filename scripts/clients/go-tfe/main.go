@@ -6,7 +6,9 @@
 // ErrWorkspaceNotLocked for the 409s), create a configuration version, upload a directory, create a run WITHOUT a configuration
 // version (go-tfe sends "configuration-version": {"data": null}), read it until it is planned,
 // apply it with a comment, and read it until it is applied. Time is pushed with the dev server's
-// POST /_sim/clock/advance so the run's timed phases pass at once.
+// POST /_sim/clock/advance so the run's timed phases pass at once. The plan's log is read with
+// Plans.Logs from while the plan runs (go-tfe's LogReader polls until ETX and a finished plan), the
+// apply's with Applies.Logs: their counts are the configuration's one root-module resource block.
 //
 // Run it through scripts/clients/run.mjs (it starts the server and passes these variables):
 //
@@ -218,11 +220,70 @@ func main() {
 			advance(address, "1m")
 		}
 	}
+	// Wait for the plan to run (one simulated second at a time), then read its log while it runs.
+	read, err := client.Runs.Read(ctx, run.ID)
+	if err != nil {
+		fail("read run: %v", err)
+	}
+	for i := 0; ; i++ {
+		plan, err := client.Plans.Read(ctx, read.Plan.ID)
+		if err != nil {
+			fail("read plan: %v", err)
+		}
+		if plan.Status == tfe.PlanRunning {
+			break
+		}
+		if i > 60 {
+			fail("plan %s is %s, waiting for running", plan.ID, plan.Status)
+		}
+		advance(address, "1s")
+	}
+	planLog := make(chan string, 1)
+	go func() {
+		reader, err := client.Plans.Logs(ctx, read.Plan.ID)
+		if err != nil {
+			fail("plan logs: %v", err)
+		}
+		text, err := ioutil.ReadAll(reader)
+		if err != nil {
+			fail("read the plan log: %v", err)
+		}
+		planLog <- string(text)
+	}()
+	time.Sleep(1500 * time.Millisecond) // the reader has polled the running plan's partial log
 	waitFor(tfe.RunPlanned)
 	fmt.Printf("run %s planned\n", run.ID)
+	select {
+	case text := <-planLog:
+		if !strings.Contains(text, "Plan: 1 to add, 0 to change, 0 to destroy.") {
+			fail("the plan log does not say 1 to add:\n%s", text)
+		}
+	case <-time.After(30 * time.Second):
+		fail("the plan log reader did not finish")
+	}
+	plan, err := client.Plans.Read(ctx, read.Plan.ID)
+	if err != nil {
+		fail("read plan: %v", err)
+	}
+	if plan.ResourceAdditions != 1 || plan.ResourceChanges != 0 || plan.ResourceDestructions != 0 || plan.StatusTimestamps.StartedAt.IsZero() {
+		fail("plan %s: %d to add, %d to change, %d to destroy, started at %v", plan.ID, plan.ResourceAdditions, plan.ResourceChanges, plan.ResourceDestructions, plan.StatusTimestamps.StartedAt)
+	}
+	fmt.Printf("plan %s log read while running: 1 to add, 0 to change, 0 to destroy\n", plan.ID)
 	if err := client.Runs.Apply(ctx, run.ID, tfe.RunApplyOptions{Comment: tfe.String("ship it")}); err != nil {
 		fail("apply: %v", err)
 	}
 	waitFor(tfe.RunApplied)
 	fmt.Printf("run %s applied\n", run.ID)
+	reader, err := client.Applies.Logs(ctx, read.Apply.ID)
+	if err != nil {
+		fail("apply logs: %v", err)
+	}
+	text, err := ioutil.ReadAll(reader)
+	if err != nil {
+		fail("read the apply log: %v", err)
+	}
+	if !strings.Contains(string(text), "Apply complete! Resources: 1 added, 0 changed, 0 destroyed.") {
+		fail("the apply log does not say 1 added:\n%s", text)
+	}
+	fmt.Printf("apply %s log: 1 added, 0 changed, 0 destroyed\n", read.Apply.ID)
 }

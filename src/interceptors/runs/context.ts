@@ -29,9 +29,10 @@ export interface Authenticated<C> {
 export function readAs<R>(ctx: RouteContext, operation: string, fn: (a: Authenticated<ReadContext<RunsState>>) => R): R {
   const secret = bearerToken(ctx.request);
   const link = linksFor(ctx);
+  const archive = ctx.mount.bases.archive ?? ctx.mount.bases.api;
   return ctx.sim.read<RunsState, R>(RUNS, (sim) => {
     const caller = authenticate(sim.state, secret, operation);
-    return fn({ sim, caller, out: { state: sim.state, caller, now: sim.now, link } });
+    return fn({ sim, caller, out: { state: sim.state, caller, now: sim.now, link, archive } });
   });
 }
 
@@ -45,8 +46,9 @@ export function readAs<R>(ctx: RouteContext, operation: string, fn: (a: Authenti
 export function updateAs<R>(ctx: RouteContext, operation: string, fn: (a: Authenticated<OperationContext<RunsState>>) => R): R {
   const secret = bearerToken(ctx.request);
   const link = linksFor(ctx);
+  const archive = ctx.mount.bases.archive ?? ctx.mount.bases.api;
   return ctx.sim.update<RunsState, R>(RUNS, (sim) => {
     const caller = authenticate(sim.state, secret, operation);
-    return fn({ sim, caller, out: { state: sim.state, caller, now: sim.now, link } });
+    return fn({ sim, caller, out: { state: sim.state, caller, now: sim.now, link, archive } });
   });
 }

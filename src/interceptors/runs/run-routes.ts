@@ -14,7 +14,10 @@ import { readAs, updateAs } from "./context.js";
 import { commaList, document, documentText, includes, noContent, pageOf, pageRequest, uniqueResources } from "./json-api.js";
 import { CREATE_RUN_RULES, readAttributes, readRelationships } from "./fields.js";
 import { actionComment, jsonBody, readData } from "./request.js";
-import { RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, serializeRunJson, serializeUser } from "./serializers.js";
+import { LOG_PATH, RUN_INCLUDES, runIncluded, serializeCostEstimate, serializePhase, serializeRunJson, serializeUser } from "./serializers.js";
+import { readLog, type LogRange } from "../../simulator/runs/logs.js";
+import { RUNS } from "../../simulator/runs/errors.js";
+import type { ReadContext } from "../../simulator/kernel/simulator.js";
 
 /**
  * Parses the create-run body into {@link CreateRunInput}.
@@ -28,6 +31,24 @@ export function parseCreateRun(ctx: RouteContext): CreateRunInput {
   const data = readData(jsonBody(ctx.request, operation), CREATE_RUN_RULES.type, operation);
   const input = { ...readRelationships(data.relationships, CREATE_RUN_RULES, operation), ...readAttributes(data.attributes, CREATE_RUN_RULES) };
   return input as unknown as CreateRunInput;
+}
+
+/**
+ * The byte range a log read asks for: `offset` and `limit` (go-tfe's `LogReader` sends both); a
+ * missing, non-numeric or negative value counts as absent (from the start, to the end).
+ * @example
+ * logRange(new URLSearchParams("limit=32768&offset=10")) // { offset: 10, limit: 32768 }
+ */
+export function logRange(query: URLSearchParams): LogRange {
+  const number = (name: string): number | undefined => {
+    const text = query.get(name);
+    if (text === null || !/^\d+$/.test(text)) return undefined;
+    const value = Number(text);
+    return Number.isSafeInteger(value) ? value : undefined;
+  };
+  const offset = number("offset");
+  const limit = number("limit");
+  return { ...(offset === undefined ? {} : { offset }), ...(limit === undefined ? {} : { limit }) };
 }
 
 type ActionFn = (sim: OperationContext<RunsState>, caller: Caller, runId: string, comment: string | null) => Run;
@@ -124,6 +145,16 @@ export const runRoutes: readonly Route[] = [
         visibleRun(sim.state, caller, apply.runId, "show apply");
         return document(200, { data: serializePhase(out, apply, "applies") });
       }),
+  },
+  {
+    method: ["GET", "HEAD"],
+    base: "archive",
+    path: `${LOG_PATH}/:token`,
+    operation: "read log",
+    handler: (ctx) => {
+      const bytes = ctx.sim.read<RunsState, Uint8Array>(RUNS, (sim: ReadContext<RunsState>) => readLog(sim, ctx.params.token ?? "", logRange(ctx.query)));
+      return { status: 200, headers: { "content-type": "text/plain; charset=utf-8", "content-length": String(bytes.length) }, body: bytes };
+    },
   },
   {
     method: "GET",

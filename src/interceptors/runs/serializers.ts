@@ -10,6 +10,7 @@ import { isoMillis, isoSeconds } from "../../simulator/kernel/time.js";
 import type { Caller } from "../../simulator/runs/access.js";
 import { usageOf } from "../../simulator/runs/engine-versions.js";
 import { runActions, runPermissions } from "../../simulator/runs/runs.js";
+import { DEFAULT_LOG_LINK_TTL_MS, logToken } from "../../simulator/runs/logs.js";
 import type {
   ConfigurationVersion,
   CostEstimate,
@@ -29,7 +30,19 @@ export interface SerializeContext {
   /** Simulator time, ms since the epoch (for `is-force-cancelable`). */
   readonly now: number;
   readonly link: LinkBuilder;
+  /** The archive host's base URL (`log-read-url` points there); absent: no `log-read-url`. */
+  readonly archive?: string;
 }
+
+/**
+ * Path of `log-read-url`s under the archive base.
+ * @example
+ * `${archiveBase}${LOG_PATH}/<token>` // a plan's or an apply's log-read-url
+ */
+export const LOG_PATH = "/v1/log";
+
+/** A phase's status -> its `status-timestamps` key: `started-at` for `running` (go-tfe's StartedAt), `<status>-at` otherwise. */
+const phaseTimestampKey = (state: string): string => (state === "running" ? "started-at" : `${state}-at`);
 
 function timestamps(values: Readonly<Partial<Record<string, number>>>, key: (state: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -281,8 +294,9 @@ export function serializeIngressAttributes(ctx: SerializeContext, ingress: Ingre
 export function serializePhase(ctx: SerializeContext, phase: Phase, type: "plans" | "applies"): ResourceObject {
   const attributes: Record<string, unknown> = {
     "execution-details": { mode: "remote" },
+    ...(ctx.archive === undefined ? {} : { "log-read-url": logReadUrl(ctx, phase, type) }),
     status: phase.status,
-    "status-timestamps": timestamps(phase.statusTimestamps, (state) => `${state}-at`),
+    "status-timestamps": timestamps(phase.statusTimestamps, phaseTimestampKey),
     "resource-additions": phase.resources.add,
     "resource-changes": phase.resources.change,
     "resource-destructions": phase.resources.destroy,
@@ -296,6 +310,17 @@ export function serializePhase(ctx: SerializeContext, phase: Phase, type: "plans
     relationships: { run: { data: ref("runs", phase.runId) } },
     links: { self: ctx.link(`/${type}/${phase.id}`) },
   };
+}
+
+/**
+ * A fresh signed `log-read-url` for a plan or an apply: valid {@link DEFAULT_LOG_LINK_TTL_MS} from
+ * now on the simulator clock (docs/decisions/runs.md, "Plan and apply logs").
+ * @example
+ * logReadUrl(out, plan, "plans") // "https://archivist.run-orchestration.test/v1/log/cGxhbi5..."
+ */
+export function logReadUrl(ctx: SerializeContext, phase: Phase, type: "plans" | "applies"): string {
+  const token = logToken(ctx.state, type === "plans" ? "plan" : "apply", phase.id, ctx.now + DEFAULT_LOG_LINK_TTL_MS);
+  return `${(ctx.archive ?? "").replace(/\/+$/, "")}${LOG_PATH}/${token}`;
 }
 
 /**

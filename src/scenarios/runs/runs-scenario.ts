@@ -58,7 +58,7 @@ export interface OutcomeScript {
   readonly postPlanTasks?: boolean;
   /** On cancel the process `stops` (default) or `ignored`s it (only force-cancel ends it). */
   readonly interrupt?: "stops" | "ignored";
-  /** Resource counts of a plan with changes (default: plausible for the run's operation). */
+  /** Resource counts of a plan with changes, shown by the plan, its apply and their logs (default: one per resource block of the configuration, to add, or to destroy for a destroy run). */
   readonly resources?: { readonly add?: number; readonly change?: number; readonly destroy?: number; readonly import?: number } | null;
   /** `timed` (default), `manual` or `immediate`. */
   readonly progression?: ProgressionMode;

@@ -13,6 +13,7 @@ import { configurationVersionMachine } from "./configuration-version-machine.js"
 import { runMachine } from "./run-machine.js";
 import type { EngineVersion, RunsState } from "./state.js";
 import { dict } from "../kernel/dict.js";
+import { logSigningKey } from "./logs.js";
 
 /**
  * Engine versions every simulator starts with (official, enabled).
@@ -63,6 +64,7 @@ export function initialRunsState(now: number, ids: IdSource): RunsState {
     settings: {
       coolOffMs: DEFAULT_COOL_OFF_MS,
       downloadLinkTtlMs: DEFAULT_DOWNLOAD_LINK_TTL_MS,
+      logSigningKey: logSigningKey(Object.values(engineVersions).map((v) => v.sha)),
       // A frozen value (runs without overrides share it; see mergeOutcome).
       outcome: DEFAULT_OUTCOME,
       uploadOutcome: "succeeds",

@@ -92,7 +92,7 @@ export interface RunOutcome {
   readonly prePlanTasks: boolean;
   readonly postPlanTasks: boolean;
   readonly interrupt: InterruptOutcome;
-  /** Resource counts of a plan with changes; `null` picks plausible ones from the run's operation. */
+  /** Resource counts of a plan with changes; `null`: one per resource block of the run's configuration (to add, or to destroy for a destroy run). */
   readonly resources: ResourceCounts | null;
   readonly progression: ProgressionMode;
   readonly durations: PhaseDurations;

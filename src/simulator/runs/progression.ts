@@ -16,6 +16,7 @@ import type { PhaseName } from "./outcomes.js";
 import { PAUSE_STATES, RUNNING_STATES, isFinalRunStatus, runMachine, type RunEvent, type RunStatus } from "./run-machine.js";
 import { configurationVersionMachine } from "./configuration-version-machine.js";
 import { indexes } from "./indexes.js";
+import { configurationResources } from "./configuration-resources.js";
 import { type ResourceCounts, type Run, type RunsState, type Workspace } from "./state.js";
 
 
@@ -333,8 +334,10 @@ function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: 
         run.hasChanges = run.outcome.plan === "changes";
         const plan = ctx.state.plans[run.planId];
         if (plan) {
+          const planned = run.hasChanges ? plannedResources(ctx, run) : { counts: zero(), addresses: [] };
           plan.hasChanges = run.hasChanges;
-          plan.resources = run.hasChanges ? resourcesFor(run) : zero();
+          plan.resources = planned.counts;
+          plan.addresses = planned.addresses;
         }
         setPlan(ctx, run, "finished");
       }
@@ -369,9 +372,13 @@ function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: 
     case "apply_queued":
       setApply(ctx, run, "queued");
       return;
-    case "applying":
+    case "applying": {
+      const plan = ctx.state.plans[run.planId];
+      const apply = ctx.state.applies[run.applyId];
+      if (apply && plan) apply.addresses = [...(plan.addresses ?? [])];
       setApply(ctx, run, "running");
       return;
+    }
     case "applied": {
       const plan = ctx.state.plans[run.planId];
       const apply = ctx.state.applies[run.applyId];
@@ -413,20 +420,31 @@ function zero(): ResourceCounts {
 }
 
 /**
- * Plausible resource counts of a plan with changes, from the run's operation (unless the outcome gives them).
+ * Resource counts of a plan with changes, and the addresses behind them: the outcome's counts when
+ * it gives them (no addresses); none for a refresh-only run; otherwise one per resource block of the
+ * run's configuration (docs/decisions/runs.md, "Plan and apply logs"), to destroy for a destroy run
+ * and to add for any other. A configuration whose archive is gone or unreadable falls back to
+ * plausible counts (2 to add and 1 to change; 3 to destroy for a destroy run).
  * @example
- * resourcesFor(run) // { add: 2, change: 1, destroy: 0, import: 0 }
+ * plannedResources(ctx, run) // { counts: { add: 1, change: 0, destroy: 0, import: 0 }, addresses: ["null_resource.example"] }
  */
-export function resourcesFor(run: Run): ResourceCounts {
-  if (run.outcome.resources) return { ...run.outcome.resources };
-  if (run.refreshOnly) return zero();
-  if (run.isDestroy) return { add: 0, change: 0, destroy: 3, import: 0 };
-  return { add: 2, change: 1, destroy: 0, import: 0 };
+export function plannedResources(ctx: OperationContext<RunsState>, run: Run): { counts: ResourceCounts; addresses: string[] } {
+  if (run.outcome.resources) return { counts: { ...run.outcome.resources }, addresses: [] };
+  if (run.refreshOnly) return { counts: zero(), addresses: [] };
+  const version = ctx.state.configurationVersions[run.configurationVersionId];
+  const archive = version?.blobKey == null ? undefined : ctx.blob(version.blobKey);
+  const addresses = archive === undefined ? undefined : configurationResources(archive);
+  if (addresses === undefined) {
+    return { counts: run.isDestroy ? { add: 0, change: 0, destroy: 3, import: 0 } : { add: 2, change: 1, destroy: 0, import: 0 }, addresses: [] };
+  }
+  const n = addresses.length;
+  return { counts: run.isDestroy ? { add: 0, change: 0, destroy: n, import: 0 } : { add: n, change: 0, destroy: 0, import: 0 }, addresses };
 }
 
 function createCostEstimate(ctx: OperationContext<RunsState>, run: Run): string {
   const id = ctx.ids.prefixed("ce-");
-  const counts = run.hasChanges ? resourcesFor(run) : zero();
+  const plan = ctx.state.plans[run.planId];
+  const counts = run.hasChanges && plan ? plan.resources : zero();
   const resourcesCount = counts.add + counts.change + counts.destroy + 2;
   const prior = 12.5 * (counts.change + counts.destroy + 2);
   const proposed = prior + 9.125 * counts.add - 12.5 * counts.destroy;

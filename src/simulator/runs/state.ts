@@ -298,6 +298,11 @@ export interface Phase {
   statusTimestamps: Partial<Record<PhaseStatus, number>>;
   hasChanges: boolean;
   resources: ResourceCounts;
+  /**
+   * The resource addresses (`null_resource.foo`) the phase acts on, from the configuration's
+   * resource blocks; absent (or empty) when an outcome's counts were used instead. The log lists them.
+   */
+  addresses?: readonly string[];
 }
 
 /** States of a run's cost estimate (the resource behind the `cost-estimate` relationship; FIDELITY choice). */
@@ -359,6 +364,8 @@ export interface RunsSettings {
   coolOffMs: number;
   /** How long a download URL stays valid, ms (default 5 minutes). */
   downloadLinkTtlMs: number;
+  /** The HMAC key of `log-read-url` tokens (hex); derived from the seed when the state is made. */
+  logSigningKey?: string;
   /** Outcome and progression defaults of every run. */
   outcome: RunOutcome;
   /** What happens to uploads and VCS fetches when no one-shot outcome is queued. */

@@ -89,7 +89,8 @@ describe("runs simulator: progression by outcome", () => {
     b.uploadVersion();
     const id = b.createRun();
     expect(path(b, id)).toEqual([...start, "planned", "confirmed", "apply_queued", "applying", "applied"]);
-    expect(b.state().applies[b.run(id).applyId]?.resources).toEqual({ add: 2, change: 1, destroy: 0, import: 0 });
+    // One resource block in the uploaded configuration: one to add.
+    expect(b.state().applies[b.run(id).applyId]?.resources).toEqual({ add: 1, change: 0, destroy: 0, import: 0 });
     expect(b.state().workspaces[b.workspaceId]?.lockedBy).toBeNull();
   });
 
