@@ -33,7 +33,16 @@ export type RunsRoute =
   | "POST /admin/engine-versions"
   | "GET /admin/engine-versions/:id"
   | "PATCH /admin/engine-versions/:id"
-  | "DELETE /admin/engine-versions/:id";
+  | "DELETE /admin/engine-versions/:id"
+  | "GET /ping"
+  | "GET /account/details"
+  | "GET /organizations/:organization_name"
+  | "GET /organizations/:organization_name/workspaces"
+  | "GET /organizations/:organization_name/workspaces/:name"
+  | "GET /workspaces/:workspace_id"
+  | "POST /workspaces/:workspace_id/actions/lock"
+  | "POST /workspaces/:workspace_id/actions/unlock"
+  | "POST /workspaces/:workspace_id/actions/force-unlock";
 
 /** The access-control service's routes, as its spec writes them (no `/v1`). */
 export type AccessControlRoute =
@@ -50,7 +59,22 @@ export type AccessControlRoute =
   | "DELETE /acl/binding-rule/:id"
   | "GET /acl/binding-rules"
   | "POST /acl/login"
-  | "POST /acl/logout";
+  | "POST /acl/logout"
+  | "PUT /acl/bootstrap"
+  | "PUT /acl/policy"
+  | "GET /acl/policy/name/:name"
+  | "GET /acl/policy/:id"
+  | "PUT /acl/policy/:id"
+  | "DELETE /acl/policy/:id"
+  | "GET /acl/policies"
+  | "PUT /acl/role"
+  | "GET /acl/role/name/:name"
+  | "GET /acl/role/:id"
+  | "PUT /acl/role/:id"
+  | "DELETE /acl/role/:id"
+  | "GET /acl/roles"
+  | "GET /status/leader"
+  | "GET /status/peers";
 
 /** The secrets service's routes, as its spec writes them (no `/v1`; engines at the spec's mount paths `/ssh` and `/cloud`). */
 export type SecretsRoute =
@@ -74,6 +98,21 @@ export type SecretsRoute =
   | "GET /sys/mounts/*path"
   | "POST /sys/mounts/*path"
   | "DELETE /sys/mounts/*path"
+  | "GET /auth/token/lookup-self"
+  | "POST /auth/token/lookup-self"
+  | "GET /auth/token/lookup"
+  | "POST /auth/token/lookup"
+  | "POST /auth/token/lookup-accessor"
+  | "POST /auth/token/create"
+  | "POST /auth/token/create-orphan"
+  | "POST /auth/token/renew-self"
+  | "POST /auth/token/renew"
+  | "POST /auth/token/renew-accessor"
+  | "POST /auth/token/revoke-self"
+  | "POST /auth/token/revoke"
+  | "POST /auth/token/revoke-accessor"
+  | "POST /auth/token/revoke-orphan"
+  | "POST /sys/capabilities-self"
   | "GET /sys/seal-status"
   | "GET /sys/init"
   | "POST /sys/init"
@@ -148,7 +187,16 @@ export type RunsOperation =
   | "create engine version"
   | "show engine version"
   | "update engine version"
-  | "delete engine version";
+  | "delete engine version"
+  | "ping"
+  | "show account"
+  | "show organization"
+  | "list workspaces"
+  | "show workspace by name"
+  | "show workspace"
+  | "lock workspace"
+  | "unlock workspace"
+  | "force-unlock workspace";
 
 /** The access-control service's operations. */
 export type AccessControlOperation =
@@ -165,4 +213,19 @@ export type AccessControlOperation =
   | "delete binding rule"
   | "list binding rules"
   | "login"
-  | "logout";
+  | "logout"
+  | "bootstrap"
+  | "create policy"
+  | "read policy by name"
+  | "read policy"
+  | "update policy"
+  | "delete policy"
+  | "list policies"
+  | "create role"
+  | "read role by name"
+  | "read role"
+  | "update role"
+  | "delete role"
+  | "list roles"
+  | "read leader"
+  | "list peers";
