@@ -82,4 +82,17 @@ export {
   type ServiceKey,
   type TemplateOf,
 } from "./interceptors/vocabulary.js";
+export type {
+  PassthroughOption,
+  PassthroughTarget,
+  PathParams,
+  UserRouteAnswer,
+  UserRouteHandle,
+  UserRouteHandler,
+  UserRouteName,
+  UserRouteRequest,
+  UserRoutes,
+  UserRouteWorld,
+} from "./scenarios/user-routes.js";
+export { DEFAULT_PASSTHROUGH_TIMEOUT_MS } from "./interceptors/passthrough.js";
 export { CONNECTION_FAULTS, type ConnectionFault, type FaultAnswer, type FaultAnswerOptions, type FaultPlan, type FaultQuery, type FaultSource } from "./interceptors/faults.js";
