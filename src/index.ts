@@ -6,7 +6,8 @@
  * @module infra-doubles
  */
 export * from "./simulator/index.js";
-export { createHandler, type AnswerObserver, type Handler, type HandlerOptions } from "./interceptors/handler.js";
+export { createHandler, type AnswerObserver, type AnsweredBy, type Handler, type HandlerOptions } from "./interceptors/handler.js";
+export type { AnswerFallback, UserRouteCall, UserRouteEntry, UserRouteMatch } from "./interceptors/user-routes.js";
 export {
   DEFAULT_JOURNAL_BODY_BYTES,
   DEFAULT_JOURNAL_LIMIT,
@@ -85,6 +86,8 @@ export {
 export type {
   PassthroughOption,
   PassthroughTarget,
+  ParamName,
+  ParamNames,
   PathParams,
   UserRouteAnswer,
   UserRouteHandle,

@@ -31,7 +31,7 @@ export interface UserRouteEntry {
   readonly template: string;
   /**
    * Answers one request (the scenarios layer wraps the user's function with the world): a
-   * {@link UserRouteAnswer}, checked and converted by {@link toSimResponse}.
+   * {@link UserRouteAnswer}, checked and converted into the service's response by the handler.
    */
   answer(call: UserRouteCall): Promise<unknown>;
 }

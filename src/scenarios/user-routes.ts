@@ -21,8 +21,17 @@ export type PathParams<T extends string> = string extends T
   ? Record<string, string>
   : { readonly [K in ParamNames<T>]: string };
 
-type ParamNames<T extends string> = T extends `${infer Head}/${infer Rest}` ? ParamName<Head> | ParamNames<Rest> : ParamName<T>;
-type ParamName<S extends string> = S extends `:${infer Name}` ? Name : S extends `*${infer Name}` ? Name : never;
+/**
+ * The parameter names of a path template (`"mount" | "path"` of `/secret/:mount/*path`).
+ * @example type N = ParamNames<"/secret/data/:path">; // "path"
+ */
+export type ParamNames<T extends string> = T extends `${infer Head}/${infer Rest}` ? ParamName<Head> | ParamNames<Rest> : ParamName<T>;
+
+/**
+ * The parameter name of one template segment (`:name`, `*name`), or `never`.
+ * @example type N = ParamName<":path">; // "path"
+ */
+export type ParamName<S extends string> = S extends `:${infer Name}` ? Name : S extends `*${infer Name}` ? Name : never;
 
 /** What a user route's handler receives about the request. */
 export interface UserRouteRequest<Params = Record<string, string>> {
