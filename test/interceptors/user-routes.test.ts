@@ -7,7 +7,10 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, expectTypeOf, it } from "vitest";
+import nock from "nock";
+import { mergeCoverage } from "../../src/scenarios/coverage/report.js";
+import type { PathParams, UserRouteName } from "../../src/scenarios/user-routes.js";
 import { createDoubles, type Doubles, type DoublesOptions } from "../../src/scenarios/doubles.js";
 import { sshScenario } from "../../src/scenarios/secrets/ssh/ssh-scenario.js";
 import { describeEachTransport, type StartedTransport } from "../support/transports.js";
@@ -222,4 +225,49 @@ it("refuses a passthrough to an origin the doubles serve, and to no service", ()
   expect(() => createDoubles({ passthrough: { secrets: "https://secrets.test" } })).toThrow(/an origin these doubles serve/);
   expect(() => createDoubles({ passthrough: { vault: "http://127.0.0.1:8200" } })).toThrow(/unknown option "passthrough.vault"/);
   expect(() => createDoubles({ passthrough: { secrets: "ftp://x" } })).toThrow(/absolute http\(s\) URL/);
+});
+
+it("types a route's params from its template, and its name for faults and journal filters", () => {
+  expectTypeOf<PathParams<"/secret/:mount/data/*path">>().toEqualTypeOf<{ readonly mount: string; readonly path: string }>();
+  expectTypeOf<keyof PathParams<"/sys/plugins">>().toEqualTypeOf<never>();
+  const doubles = createDoubles();
+  const kv = doubles.secrets.route("GET", "/secret/data/:path", (request) => {
+    expectTypeOf(request.params).toEqualTypeOf<{ readonly path: string }>();
+    return { body: {} };
+  });
+  expectTypeOf(kv.name).toEqualTypeOf<UserRouteName>();
+  expect(doubles.journal.count({ route: kv.name })).toBe(0);
+  // @ts-expect-error a user route name is no spec route name: a plain string is not taken
+  expect(() => doubles.journal.count({ route: "GET /secret/data/:nope" })).toThrow(/no route "GET \/secret\/data\/:nope"/);
+});
+
+it("merges the user-route and passthrough counts of coverage reports as sums", () => {
+  const base = createDoubles().coverage();
+  const secrets = base.services.secrets;
+  if (secrets === undefined) throw new Error("no secrets coverage");
+  const one = { ...base, services: { ...base.services, secrets: { ...secrets, userRoutes: { "GET /secret/data/:path": { "200": 2 } }, passedThrough: { "502": 1 } } } };
+  const two = { ...base, services: { ...base.services, secrets: { ...secrets, userRoutes: { "GET /secret/data/:path": { "200": 1, "500": 1 }, "LIST /secret/metadata/*path": { "200": 1 } } } } };
+  const merged = mergeCoverage([one, two]).services.secrets;
+  expect(merged?.userRoutes).toEqual({ "GET /secret/data/:path": { "200": 3, "500": 1 }, "LIST /secret/metadata/*path": { "200": 1 } });
+  expect(merged?.passedThrough).toEqual({ "502": 1 });
+  expect(mergeCoverage([base, base]).services.secrets).not.toHaveProperty("userRoutes");
+});
+
+it("sends a passthrough with node:http's own client, so nock's disableNetConnect() never sees it", async () => {
+  const real = await startRealServer(() => ({ status: 200, body: { data: { data: { a: "real" } } } }));
+  const doubles = createDoubles({ uniqueOrigins: true, passthrough: { secrets: real.url } });
+  const interception = doubles.intercept();
+  nock.disableNetConnect();
+  try {
+    const answer = await fetch(`${doubles.baseUrls().secrets.api}/secret/data/app`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ data: { data: { a: "real" } } });
+    expect(real.received).toHaveLength(1);
+    // The user's own requests to the same host are still refused by nock.
+    await expect(fetch(`${real.url}/v1/secret/data/app`)).rejects.toThrow();
+    expect(real.received).toHaveLength(1);
+  } finally {
+    nock.enableNetConnect();
+    interception.stop();
+  }
 });
