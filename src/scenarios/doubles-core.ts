@@ -450,7 +450,9 @@ export class DoublesCore {
       const controls = plugin.controls(this.sim) as object;
       // Every service's controls take user routes: `doubles.secrets.route(...)`.
       const route: UserRoutes["route"] = (method, template, handler) => this.route(key, method, template, handler);
-      if (typeof controls === "object" && controls !== null && !("route" in controls)) Object.defineProperty(controls, "route", { value: route, enumerable: false, configurable: true });
+      if (typeof controls === "object" && controls !== null && Object.isExtensible(controls) && !("route" in controls)) {
+        Object.defineProperty(controls, "route", { value: route, enumerable: false, configurable: true });
+      }
       this.controls.set(key, controls);
     }
     return this.controls.get(key) as Controls;
