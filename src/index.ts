@@ -6,7 +6,8 @@
  * @module infra-doubles
  */
 export * from "./simulator/index.js";
-export { createHandler, type AnswerObserver, type Handler, type HandlerOptions } from "./interceptors/handler.js";
+export { createHandler, type AnswerObserver, type AnsweredBy, type Handler, type HandlerOptions } from "./interceptors/handler.js";
+export type { AnswerFallback, UserRouteCall, UserRouteEntry, UserRouteMatch } from "./interceptors/user-routes.js";
 export {
   DEFAULT_JOURNAL_BODY_BYTES,
   DEFAULT_JOURNAL_LIMIT,
@@ -82,4 +83,19 @@ export {
   type ServiceKey,
   type TemplateOf,
 } from "./interceptors/vocabulary.js";
+export type {
+  PassthroughOption,
+  PassthroughTarget,
+  ParamName,
+  ParamNames,
+  PathParams,
+  UserRouteAnswer,
+  UserRouteHandle,
+  UserRouteHandler,
+  UserRouteName,
+  UserRouteRequest,
+  UserRoutes,
+  UserRouteWorld,
+} from "./scenarios/user-routes.js";
+export { DEFAULT_PASSTHROUGH_TIMEOUT_MS } from "./interceptors/passthrough.js";
 export { CONNECTION_FAULTS, type ConnectionFault, type FaultAnswer, type FaultAnswerOptions, type FaultPlan, type FaultQuery, type FaultSource } from "./interceptors/faults.js";

@@ -18,6 +18,7 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
                           [--scenario FILE [--with-default]] [--clock advanceable|manual|system] [--start TIME]
                           [--allowed-host NAME]... [--control-token TOKEN]
                           [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
+                          [--passthrough SERVICE=URL]...
        infra-doubles run FILE [--seed N] [--start TIME]
 
 serve: starts a local server with every simulated service on one origin (or, with --split, each
@@ -43,6 +44,11 @@ Options:
       --control-token TOKEN
                    the token /_sim/ requests must send in the X-Infra-Doubles-Control-Token
                    header (default: none on loopback, a random one beyond)
+      --passthrough SERVICE=URL
+                   forward what the fake does not simulate for SERVICE (runs, accessControl,
+                   secrets) to the real server at URL, e.g. secrets=http://127.0.0.1:8200 (after
+                   the service's routes, before its 404; journalled as passed through; 502 when
+                   it cannot be reached); repeatable, once per service
       --seed N     seed of ids and secrets (default 1): same seed, same calls, same responses
       --scenario FILE
                    serve this scenario document (JSON or YAML) INSTEAD of the default scenario
@@ -93,7 +99,12 @@ export interface ServeCommand {
   readonly clock: (typeof SERVE_CLOCKS)[number];
   /** `--start`: ms since the epoch. */
   readonly start?: number;
+  /** `--passthrough SERVICE=URL` (repeatable): the real server per service key. */
+  readonly passthrough?: Readonly<Record<string, string>>;
 }
+
+/** The service keys `--passthrough` takes. */
+export const PASSTHROUGH_SERVICES = ["runs", "accessControl", "secrets"] as const;
 
 /** A parsed `run` command. */
 export interface RunCommand {
@@ -174,6 +185,18 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     if (servicePort === undefined) return { command: "usage", problem: `--${flag} must be a whole number from 0 to 65535, got "${text}"` };
     ports[key] = servicePort;
   }
+  const passthrough: Record<string, string> = {};
+  for (const pair of values.passthrough ?? []) {
+    const at = pair.indexOf("=");
+    const key = at < 0 ? pair : pair.slice(0, at);
+    const url = at < 0 ? "" : pair.slice(at + 1);
+    if (!(PASSTHROUGH_SERVICES as readonly string[]).includes(key)) {
+      return { command: "usage", problem: `--passthrough takes SERVICE=URL with SERVICE one of ${PASSTHROUGH_SERVICES.join(", ")}, got "${pair}"` };
+    }
+    if (!isHttpUrl(url)) return { command: "usage", problem: `--passthrough ${key}= needs an http(s) URL without query, like http://127.0.0.1:8200, got "${url}"` };
+    if (passthrough[key] !== undefined) return { command: "usage", problem: `--passthrough ${key} is given twice` };
+    passthrough[key] = url;
+  }
   const split = values.split === true || Object.keys(ports).length > 0;
   const given = Object.values(ports).filter((p) => p !== 0);
   if (new Set(given).size !== given.length) return { command: "usage", problem: "each service needs its own port" };
@@ -190,7 +213,17 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     ...(start === undefined ? {} : { start }),
     ...(values.scenario === undefined ? {} : { scenario: values.scenario }),
     ...(values["with-default"] === true ? { withDefault: true as const } : {}),
+    ...(Object.keys(passthrough).length === 0 ? {} : { passthrough }),
   };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return /^https?:$/.test(url.protocol) && url.search === "" && url.hash === "";
+  } catch {
+    return false;
+  }
 }
 
 function parse(argv: readonly string[]) {
@@ -213,6 +246,7 @@ function parse(argv: readonly string[]) {
       "with-default": { type: "boolean" },
       clock: { type: "string" },
       start: { type: "string" },
+      passthrough: { type: "string", multiple: true },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -58,6 +58,7 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       ...(command.start === undefined ? {} : { start: command.start }),
       ...(command.scenario === undefined ? {} : { scenario: command.scenario }),
       ...(command.withDefault === true ? { withDefault: true } : {}),
+      ...(command.passthrough === undefined ? {} : { passthrough: command.passthrough }),
       ...extra,
     });
   } catch (error) {

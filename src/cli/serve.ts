@@ -57,6 +57,12 @@ export interface DevServerOptions {
    * names must not clash with the default's, e.g. access-control policy `acl-read`). Default false.
    */
   readonly withDefault?: boolean;
+  /**
+   * A real server per service key that answers what the fake does not simulate (the
+   * `createDoubles({ passthrough })` option; `serve --passthrough secrets=URL`), e.g.
+   * `{ secrets: "http://127.0.0.1:8200" }`. Ignored when `doubles` is given.
+   */
+  readonly passthrough?: Readonly<Record<string, string>>;
 }
 
 /** A running dev server. */
@@ -101,7 +107,7 @@ export interface DevServer extends AsyncDisposable {
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const seed = options.seed ?? 1;
-  const clock = { clock: options.clock ?? "advanceable", ...(options.start === undefined ? {} : { start: options.start }) } as const;
+  const clock = { clock: options.clock ?? "advanceable", ...(options.start === undefined ? {} : { start: options.start }), ...(options.passthrough === undefined ? {} : { passthrough: options.passthrough }) } as const;
   const doubles =
     options.doubles ?? (options.plugins ? new DoublesCore(options.plugins, { ...clock, seed }) : createDoubles({ ...clock, seed }));
   let document: unknown;
@@ -125,6 +131,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       const bases = plugin.serverBases(originOf(plugin.key));
       if (!withDefault) services[plugin.key] = bases.api === undefined ? { bases } : { baseUrl: bases.api };
       else services[plugin.key] = plugin.defaultScenario ? plugin.defaultScenario(doubles.controlsOf(plugin.key), bases) : { bases };
+      const passthrough = options.doubles === undefined ? options.passthrough?.[plugin.key] : undefined;
+      if (passthrough !== undefined) services[plugin.key] = { ...services[plugin.key], passthrough };
     }
     if (document === undefined || !(doubles instanceof Doubles)) return;
     try {

@@ -10,7 +10,9 @@ import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
 import { encodeHeaderValues, headerValuesPrintable } from "./header-values.js";
 import type { EndpointNote, HttpService, NamedRoute, ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { JournalBody, RequestJournal, type JournalEntry } from "./journal.js";
-import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, mountOf, nearestInCatalog, routeEndpoint } from "./router.js";
+import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, mountOf, nearestInCatalog, routeEndpoint, type RouteMatch, type RouteMiss } from "./router.js";
+import { forward, forwardedUrl, PassthroughError } from "./passthrough.js";
+import { passthroughFailure, toSimResponse, userRouteFailure, type AnswerFallback } from "./user-routes.js";
 
 export type { JournalEntry } from "./journal.js";
 
@@ -36,13 +38,22 @@ export interface HandlerOptions {
    * endpoints) and the status answered. Observes only: the answer is already final.
    */
   readonly observe?: AnswerObserver;
+  /**
+   * User routes and passthrough targets: asked for a request the service's own routes do not
+   * simulate (no route matched, or a catch-all row naming no route), before its 404.
+   */
+  readonly fallback?: AnswerFallback;
 }
 
+/** Who answered a request instead of the service's own routes (see {@link HandlerOptions.fallback}). */
+export type AnsweredBy = "user route" | "passthrough";
+
 /**
- * Observes answers (coverage): the service, the endpoint label reached, the status.
+ * Observes answers (coverage): the service, the endpoint label reached (for a user route, its
+ * name), the status, and who answered when not the service's own routes.
  * @example const observe: AnswerObserver = (service, endpoint, status) => counts.set(`${endpoint} ${status}`, 1);
  */
-export type AnswerObserver = (service: string, endpoint: string | undefined, status: number) => void;
+export type AnswerObserver = (service: string, endpoint: string | undefined, status: number, answeredBy?: AnsweredBy) => void;
 
 /** The transport-free handler. */
 export interface Handler {
@@ -90,7 +101,7 @@ export function createHandler(options: HandlerOptions): Handler {
    * response as the service gave it, before header values are made printable).
    */
   const record = (note: RequestNote, request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown, fault?: string, endpoint?: string): SimResponse => {
-    if (observe !== undefined && service !== undefined) observe(nameOf.get(service) ?? service, endpoint, response.status);
+    if (observe !== undefined && service !== undefined) observe(nameOf.get(service) ?? service, endpoint, response.status, note.answeredBy);
     if (journal.limit === 0 || (service !== undefined && unjournaled.has(service))) return response;
     const nearest = response.headers[NEAREST_HEADER];
     journal.record({
@@ -111,6 +122,7 @@ export function createHandler(options: HandlerOptions): Handler {
       error: error === undefined ? undefined : stackOf(error),
       fault,
       configurationFiles: response.journal?.configurationFiles,
+      answeredBy: note.answeredBy,
     });
     return response;
   };
@@ -185,6 +197,10 @@ export function createHandler(options: HandlerOptions): Handler {
       const endpoint = observe === undefined || !isMatch(result) ? undefined : (routeEndpoint(result.route, method) ?? service.endpointOf?.(sim, normalized, result.path));
       return record(journalNote, normalized, key, bodyLimit.tooLarge(normalized), sim.now(), undefined, undefined, endpoint);
     }
+    if (options.fallback?.active === true && !simulated(result, normalized)) {
+      const other = await answerUnsimulated(options.fallback, normalized, journalNote, result);
+      if (other !== undefined) return other;
+    }
     if (!isMatch(result)) {
       const miss = service.noRoute(normalized, result.nearest, result.methodMismatch);
       return record(journalNote, normalized, key, annotate(normalized, result.mount, result.path, miss));
@@ -250,6 +266,98 @@ export function createHandler(options: HandlerOptions): Handler {
       return record(journalNote, normalized, key, bugResponse(error), sim.now(), error, fault, endpointOf());
     }
   }
+
+  /**
+   * Whether the service's own routes simulate this request: a route row matched that is not a
+   * catch-all, or a catch-all row whose service names the route the request is for.
+   */
+  function simulated(result: RouteMatch | RouteMiss, request: SimRequest): boolean {
+    if (!isMatch(result)) return false;
+    if (result.route.method !== ANY_METHOD) return true;
+    return result.mount.service.routeOf?.(sim, request, result.path) !== undefined;
+  }
+
+  /**
+   * A request no route of its service simulates: a user route of the service answering it (or of
+   * another service whose base holds the URL: on the server, access control and secrets share
+   * `/v1`), else the passthrough target of the service (or of that other service), else
+   * `undefined` (the service's own answer, its 404).
+   */
+  async function answerUnsimulated(fallback: AnswerFallback, request: SimRequest, journalNote: RequestNote, result: RouteMatch | RouteMiss): Promise<SimResponse | undefined> {
+    const candidates = [result.mount, ...mounts.filter((m) => m !== result.mount)].flatMap((mount) => {
+      const under = underBase(mount, request.url);
+      return under === undefined ? [] : [{ mount, key: mount.key ?? mount.service.name, ...under }];
+    });
+    for (const candidate of candidates) {
+      const found = fallback.userRoute(candidate.key, request.method, candidate.path);
+      if (found === undefined) continue;
+      const { entry, params } = found;
+      const name = `${entry.method} ${entry.template}`;
+      const service = candidate.mount.service;
+      journalNote.describe(entry.template);
+      journalNote.answeredBy = "user route";
+      return withFaults(candidate.key, service, request, journalNote, name, async () => {
+        try {
+          return { response: toSimResponse(await entry.answer({ request, params, path: candidate.path })) };
+        } catch (error) {
+          return { response: service.errorResponse(userRouteFailure(service.name, name, error), request), error };
+        }
+      });
+    }
+    for (const candidate of candidates) {
+      const target = fallback.passthrough(candidate.key);
+      if (target === undefined) continue;
+      const service = candidate.mount.service;
+      journalNote.answeredBy = "passthrough";
+      const url = forwardedUrl(target.url, candidate.basePath, candidate.path, request.url.search);
+      return withFaults(candidate.key, service, request, journalNote, undefined, async () => {
+        try {
+          return { response: await forward(request, url, { ...(target.timeoutMs === undefined ? {} : { timeoutMs: target.timeoutMs }), origins }) };
+        } catch (error) {
+          const message = error instanceof PassthroughError ? error.message : `passthrough to ${url.origin} failed: ${error instanceof Error ? error.message : String(error)}`;
+          return { response: service.errorResponse(passthroughFailure(service.name, message), request), error: message };
+        }
+      });
+    }
+    return undefined;
+  }
+
+  /**
+   * Runs `run` (a user route or a passthrough) under the faults that apply to the request as to
+   * any route of the service (`route`: the user route's name), and journals the answer.
+   */
+  async function withFaults(
+    key: string,
+    service: HttpService,
+    request: SimRequest,
+    journalNote: RequestNote,
+    route: string | undefined,
+    run: () => Promise<{ response: SimResponse; error?: unknown }>,
+  ): Promise<SimResponse> {
+    const plan = options.faults?.active === true ? options.faults.plan({ service: key, request, ...(route === undefined ? {} : { route }) }) : undefined;
+    if (plan !== undefined) {
+      await plan.delay?.(request.signal);
+      if (!plan.commit && (plan.answer !== undefined || plan.connection !== undefined)) {
+        return record(journalNote, request, key, await faultResponse(plan, service, request, sim), sim.now(), undefined, plan.id, route);
+      }
+    }
+    const { response, error } = await run();
+    if (plan?.commit === true) return record(journalNote, request, key, await faultResponse(plan, service, request, sim), sim.now(), error, plan.id, route);
+    return record(journalNote, request, key, response, sim.now(), error, plan?.id, route);
+  }
+}
+
+/** The request's path relative to the first of `mount`'s bases that holds `url`, with that base's path. */
+function underBase(mount: ServiceMount, url: URL): { readonly basePath: string; readonly path: string } | undefined {
+  for (const base of Object.values(mount.bases)) {
+    const parsed = new URL(base);
+    if (parsed.origin !== url.origin) continue;
+    const basePath = parsed.pathname.replace(/\/+$/, "");
+    if (basePath === "") return { basePath, path: url.pathname === "" ? "/" : url.pathname };
+    if (url.pathname === basePath) return { basePath, path: "/" };
+    if (url.pathname.startsWith(`${basePath}/`)) return { basePath, path: url.pathname.slice(basePath.length) };
+  }
+  return undefined;
 }
 
 /** The answer a fault gives instead of the route's: the service's own error answer, or a dropped connection. */
@@ -280,6 +388,8 @@ class RequestNote {
   operation: string | undefined = undefined;
   /** The method the route's name carries, when not the one sent (see {@link RouteContext.describe}). */
   method: string | undefined = undefined;
+  /** Set when a user route or a passthrough answered instead of the service's routes. */
+  answeredBy: AnsweredBy | undefined = undefined;
 
   constructor(readonly startedAt: number) {}
 
@@ -292,6 +402,7 @@ class RequestNote {
 }
 
 function stackOf(error: unknown): string {
+  if (typeof error === "string") return error;
   return error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
 }
 

@@ -12,7 +12,7 @@ import { inspect } from "node:util";
 import { toEpochMs, type Instant } from "../simulator/kernel/clock.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { isoMillis } from "../simulator/kernel/time.js";
-import { nearestName, splitRoute, type MountedRoute, type OperationName, type RouteName, type RouteTemplate, type ServiceKey, type Vocabulary } from "./vocabulary.js";
+import { nearestName, splitRoute, type MountedRoute, type OperationName, type RouteName, type RouteTemplate, type ServiceKey, type UserRouteName, type Vocabulary } from "./vocabulary.js";
 
 /** Entries kept by default (the oldest go first beyond it). */
 export const DEFAULT_JOURNAL_LIMIT = 1000;
@@ -226,6 +226,8 @@ export interface JournalRecord {
   readonly fault: string | undefined;
   /** An upload whose archive was read: the paths of its regular files. */
   readonly configurationFiles?: readonly string[] | undefined;
+  /** Who answered instead of the service's own routes (a user route, a passthrough). */
+  readonly answeredBy?: "user route" | "passthrough" | undefined;
 }
 
 /**
@@ -284,6 +286,13 @@ export class JournalEntry {
    * `doubles.runs.configurationFiles(cvId)` lists them.
    */
   readonly configurationFiles?: readonly string[];
+  /**
+   * Who answered instead of the service's own routes: `"user route"` (a route added with
+   * `doubles.<service>.route()`; {@link JournalEntry.route} is its template) or `"passthrough"`
+   * (forwarded to the real server given as `passthrough`; `route` is `undefined`). Absent when
+   * the fake itself answered.
+   */
+  readonly answeredBy?: "user route" | "passthrough";
 
   /** The method {@link JournalEntry.endpoint} carries, when not the one sent. */
   readonly #routeMethod: string | undefined;
@@ -308,11 +317,15 @@ export class JournalEntry {
     if (record.error !== undefined) this.error = record.error;
     if (record.fault !== undefined) this.fault = record.fault;
     if (record.configurationFiles !== undefined) this.configurationFiles = record.configurationFiles;
+    if (record.answeredBy !== undefined) this.answeredBy = record.answeredBy;
   }
 
-  /** Whether a real endpoint of a mounted service answered (a route matched, no "nearest" suggestion). */
+  /**
+   * Whether a real endpoint of a mounted service answered (a route matched, no "nearest"
+   * suggestion), a user route, or the real server of a passthrough.
+   */
   get matched(): boolean {
-    return this.route !== undefined && this.nearest === undefined;
+    return (this.route !== undefined && this.nearest === undefined) || this.answeredBy === "passthrough";
   }
 
   /**
@@ -354,7 +367,7 @@ export interface JournalFilter {
    * {@link JournalEntry.route}). No API prefix (`/api/v2`, `/v1`); a secrets engine route on
    * another mount path: {@link mountedRoute}.
    */
-  readonly route?: RouteName | RouteTemplate | MountedRoute;
+  readonly route?: RouteName | RouteTemplate | MountedRoute | UserRouteName;
   /** Operation name (`apply run`; secrets: `read`, `list`, `create-or-update`, `delete`). */
   readonly operation?: OperationName;
   /** Method, compared as sent (case-sensitive, as the services compare it). */
@@ -612,6 +625,7 @@ function formatEntry(entry: JournalEntry, reveal: boolean, options: FormatOption
   const lines = [
     `#${entry.seq} ${isoMillis(entry.at)} ${entry.service ?? "(no service)"} ${entry.method} ${reveal ? entry.url : maskUrl(entry.url)} -> ${entry.status} (${what})`,
   ];
+  if (entry.answeredBy !== undefined) lines.push(`  answered by: ${entry.answeredBy}`);
   if (entry.fault !== undefined) lines.push(`  fault: ${entry.fault}`);
   if (entry.nearest !== undefined) lines.push(`  nearest: ${entry.nearest.join("; ")}`);
   const headerLines = (prefix: string, headers: Readonly<Record<string, string>>): void => {
@@ -654,6 +668,7 @@ export function journalWire(entry: JournalEntry, reveal: boolean): Record<string
     operation: entry.operation ?? null,
     status: entry.status,
     ...(entry.fault === undefined ? {} : { fault: entry.fault }),
+    ...(entry.answeredBy === undefined ? {} : { answeredBy: entry.answeredBy }),
     headers: reveal ? entry.headers : maskHeaders(entry.headers),
     requestBody: body(entry.requestBody),
     responseHeaders: reveal ? entry.responseHeaders : maskHeaders(entry.responseHeaders),

@@ -58,6 +58,15 @@ declare const mounted: unique symbol;
  */
 export type MountedRoute = string & { readonly [mounted]: true };
 
+declare const userRouteBrand: unique symbol;
+
+/**
+ * A user route's name, `METHOD /template` (`"GET /secret/data/:path"`), as
+ * `doubles.<service>.route()` returns it (`handle.name`): what the journal calls its requests and
+ * what faults and journal filters take.
+ */
+export type UserRouteName = string & { readonly [userRouteBrand]: true };
+
 /** The secrets engine routes at the spec's mount paths, with the mount's type as first segment. */
 export type SecretsEngineRoute = Extract<SecretsRoute, `${string} /ssh/${string}` | `${string} /cloud/${string}`>;
 
@@ -160,6 +169,8 @@ export interface VocabularyService {
   readonly http: HttpService;
   /** The path prefixes of its bases on every transport (`/api/v2`, `/v1`): suggested away in errors. */
   readonly prefixes: readonly string[];
+  /** Route names of the service's user routes now (`doubles.<service>.route()`). */
+  readonly userRoutes?: () => readonly string[];
 }
 
 /**
@@ -179,7 +190,7 @@ export class Vocabulary {
 
   /** The route names of one service (or of all). */
   routes(key?: string): string[] {
-    return this.of(key).flatMap((s) => routeNamesOf(s.http, this.sim));
+    return this.of(key).flatMap((s) => [...routeNamesOf(s.http, this.sim), ...(s.userRoutes?.() ?? [])]);
   }
 
   /** The operation names of one service (or of all). */

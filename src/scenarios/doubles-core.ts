@@ -32,6 +32,12 @@ import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
 import type { UnhandledRequest } from "./journal-matchers.js";
 import { checkUnhandledStrategy, type UnhandledAction, type UnhandledRequestStrategy } from "../interceptors/transports/unhandled.js";
+import { checkUserRoute, parsedBody, UserRouteTable, type AnswerFallback } from "../interceptors/user-routes.js";
+import type { PassthroughTarget } from "../interceptors/passthrough.js";
+import { canonicalOrigin } from "../interceptors/owned-origins.js";
+import { isoMillis } from "../simulator/kernel/time.js";
+import type { UserRouteName } from "../interceptors/vocabulary.js";
+import type { PassthroughOption, UserRouteHandle, UserRouteHandler, UserRoutes } from "./user-routes.js";
 
 /** How many unhandled requests {@link DoublesCore.unhandledRequests} keeps. */
 const UNHANDLED_KEPT = 1000;
@@ -85,6 +91,19 @@ export interface DoublesCoreOptions {
    * (default `true`). Counting never changes an answer; `false` skips it altogether.
    */
   readonly coverage?: boolean;
+  /**
+   * Per service key, a real server that answers what the fake does not simulate: a request no
+   * route of the service (and no user route) answers is forwarded there, after the service's
+   * routes and before its 404, on every transport and the server, and journalled with
+   * `answeredBy: "passthrough"`. The URL's origin, and optionally a path standing for the
+   * service's base path (`"http://127.0.0.1:8200"` keeps `/v1`); or `{ url, timeoutMs }` (default
+   * 10000 ms of silence). The forwarded request leaves through node:http's own client, never
+   * through an interception; a target on an origin the doubles serve is refused. A connection
+   * error or a timeout is answered 502 in the service's own error shape. See
+   * docs/guides/adopt-the-fake-before-every-call-is-simulated.md.
+   * @example createDoubles({ passthrough: { secrets: "http://127.0.0.1:8200" } })
+   */
+  readonly passthrough?: Readonly<Record<string, PassthroughOption>>;
 }
 
 /** Options of {@link DoublesCore.intercept}. */
@@ -258,6 +277,12 @@ export class DoublesCore {
   private readonly collector: CoverageCollector | undefined;
   /** The service keys, route names and operations faults and journal filters are checked against. */
   private readonly vocabulary: Vocabulary;
+  /** Routes users added (`doubles.<service>.route()`). */
+  private readonly userRouteTable = new UserRouteTable();
+  /** Passthrough targets by service key (the `passthrough` option). */
+  private readonly passthroughTargets: ReadonlyMap<string, PassthroughTarget>;
+  /** What every handler of these doubles asks for a request its service does not simulate. */
+  private readonly fallback: AnswerFallback;
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     checkDoublesOptions(options, plugins);
@@ -272,8 +297,21 @@ export class DoublesCore {
       seed: options.seed ?? 1,
       services: plugins.map((p) => p.definition),
     });
+    this.passthroughTargets = this.checkedPassthrough(options.passthrough);
+    const table = this.userRouteTable;
+    const targets = this.passthroughTargets;
+    this.fallback = {
+      get active() {
+        return table.size > 0 || targets.size > 0;
+      },
+      userRoute: (key, method, path) => table.match(key, method, path),
+      passthrough: (key) => targets.get(key),
+    };
     this.faults = new FaultSet(this.sim, () => this.faultTargets());
-    this.vocabulary = new Vocabulary(() => this.faultTargets().map((t) => ({ key: t.key, http: t.http, prefixes: Object.values(t.basePaths).flat() })), this.sim);
+    this.vocabulary = new Vocabulary(
+      () => this.faultTargets().map((t) => ({ key: t.key, http: t.http, prefixes: Object.values(t.basePaths).flat(), userRoutes: () => table.names(t.key) })),
+      this.sim,
+    );
     this.requestJournal.useVocabulary(this.vocabulary);
     if (options.coverage !== false) {
       const testFile = currentTestFileSource();
@@ -293,8 +331,83 @@ export class DoublesCore {
           basePaths[name] = [...new Set([...(basePaths[name] ?? []), path])];
         }
       }
-      return { key: plugin.key, http: plugin.http, basePaths, routeNames: () => routeNamesOf(plugin.http, this.sim) };
+      return { key: plugin.key, http: plugin.http, basePaths, routeNames: () => [...routeNamesOf(plugin.http, this.sim), ...this.userRouteTable.names(plugin.key)] };
     });
+  }
+
+  /** The `passthrough` option, checked: keys of services, http(s) URLs, none on an origin these doubles serve. */
+  private checkedPassthrough(option: DoublesCoreOptions["passthrough"]): Map<string, PassthroughTarget> {
+    const out = new Map<string, PassthroughTarget>();
+    if (option === undefined) return out;
+    const keys = this.plugins.map((p) => p.key);
+    const own = new Set(Object.values(this.baseUrls()).flatMap((bases) => Object.values(bases).map((b) => canonicalOrigin(new URL(b).origin))));
+    for (const [key, value] of Object.entries(option)) {
+      if (!keys.includes(key)) throw new UsageError(`createDoubles: option "passthrough" names no service "${key}" (services: ${keys.join(", ")})`);
+      const target: PassthroughTarget = typeof value === "string" ? { url: value } : value;
+      let url: URL | undefined;
+      try {
+        url = new URL(target.url);
+      } catch {
+        url = undefined;
+      }
+      if (url === undefined || !/^https?:$/.test(url.protocol) || url.search !== "" || url.hash !== "") {
+        throw new UsageError(`createDoubles: option "passthrough.${key}" must be an http(s) URL without query, like "http://127.0.0.1:8200", not ${JSON.stringify(target.url)}`);
+      }
+      if (target.timeoutMs !== undefined && !(Number.isSafeInteger(target.timeoutMs) && target.timeoutMs > 0)) {
+        throw new UsageError(`createDoubles: option "passthrough.${key}.timeoutMs" must be a whole number of milliseconds above 0, not ${JSON.stringify(target.timeoutMs)}`);
+      }
+      if (own.has(canonicalOrigin(url.origin))) {
+        throw new UsageError(`createDoubles: option "passthrough.${key}" is ${url.origin}, an origin these doubles serve: a passthrough goes to a real server elsewhere`);
+      }
+      out.set(key, { url: url.href, ...(target.timeoutMs === undefined ? {} : { timeoutMs: target.timeoutMs }) });
+    }
+    return out;
+  }
+
+  /**
+   * Adds a route of your own to service `key`, answered when none of the service's own routes
+   * answers a request (after its routes, before its 404), on every transport and the server; the
+   * same as `doubles.<key>.route(method, template, handler)` (see {@link UserRoutes.route}).
+   * @throws {UsageError} for an unknown service, a method not in upper case, a bad template, a
+   *   template with the API prefix, a route the service simulates, or a second route of that name.
+   * @example
+   * using kv = doubles.route("secrets", "GET", "/secret/data/:path", ({ params }) => ({ body: { data: { data: { path: params.path } } } }));
+   */
+  route<T extends string>(key: string, method: string, template: T, handler: UserRouteHandler<T>): UserRouteHandle {
+    const plugin = this.plugins.find((p) => p.key === key);
+    if (plugin === undefined) throw new UsageError(`route: no service "${key}" in these doubles (have: ${this.plugins.map((p) => p.key).join(", ")})`);
+    checkUserRoute(key, method, template);
+    if (typeof handler !== "function") throw new UsageError(`${key}.route: the handler must be a function (request, world) => ({ status, headers, body })`);
+    const prefixes = [...new Set(this.faultTargets().find((t) => t.key === key)?.basePaths.api ?? [])].filter((p) => p !== "");
+    const prefix = prefixes.find((p) => template === p || template.startsWith(`${p}/`));
+    if (prefix !== undefined) {
+      throw new UsageError(`${key}.route: write the template without the API prefix: "${template.slice(prefix.length) || "/"}", not "${template}"`);
+    }
+    const name = `${method} ${template}`;
+    if (routeNamesOf(plugin.http, this.sim).includes(name)) {
+      throw new UsageError(`${key}.route: the ${key} service simulates "${name}" itself; a user route answers only what the fake does not simulate`);
+    }
+    const sim = this.sim;
+    const remove = this.userRouteTable.add({
+      key,
+      method,
+      template,
+      answer: async ({ request, params, path }) =>
+        handler(
+          {
+            method: request.method,
+            url: request.url,
+            path,
+            params: params as never,
+            query: request.url.searchParams,
+            headers: request.headers,
+            body: parsedBody(request),
+            rawBody: request.body,
+          },
+          { service: key, now: sim.now(), time: isoMillis(sim.now()) },
+        ),
+    });
+    return { service: key, name: name as UserRouteName, remove, [Symbol.dispose]: remove };
   }
 
   /**
@@ -333,7 +446,15 @@ export class DoublesCore {
   controlsOf<Controls>(key: string): Controls {
     const plugin = this.plugins.find((p) => p.key === key);
     if (!plugin) throw new UsageError(`no service "${key}" in these doubles (have: ${this.plugins.map((p) => p.key).join(", ")})`);
-    if (!this.controls.has(key)) this.controls.set(key, plugin.controls(this.sim));
+    if (!this.controls.has(key)) {
+      const controls = plugin.controls(this.sim) as object;
+      // Every service's controls take user routes: `doubles.secrets.route(...)`.
+      const route: UserRoutes["route"] = (method, template, handler) => this.route(key, method, template, handler);
+      if (typeof controls === "object" && controls !== null && Object.isExtensible(controls) && !("route" in controls)) {
+        Object.defineProperty(controls, "route", { value: route, enumerable: false, configurable: true });
+      }
+      this.controls.set(key, controls);
+    }
     return this.controls.get(key) as Controls;
   }
 
@@ -459,6 +580,7 @@ export class DoublesCore {
       mounts: this.plugins.map((p) => ({ service: p.http, key: p.key, bases: this.baseUrls()[p.key] ?? {} })),
       journal: this.requestJournal,
       faults: this.faults,
+      fallback: this.fallback,
       ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
     });
     return this.nockHandler;
@@ -507,6 +629,7 @@ export class DoublesCore {
       mounts: [...control, ...extra.map((m) => ({ ...m, bases: rebaseMount(m, base) })), ...mounts],
       journal: this.requestJournal,
       faults: this.faults,
+      fallback: this.fallback,
       ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
     });
     return holder.handler;

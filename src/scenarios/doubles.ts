@@ -15,6 +15,7 @@ import { documentControlRoutes, scenarioControlRoutes } from "./document/control
 import { loadScenario, type LoadedScenario } from "./document/load.js";
 import { formatOf, parseScenarioText, readScenarioFile, type ScenarioFormat } from "./document/parse.js";
 import type { ScenarioDocument } from "./document/types.js";
+import type { UserRoutes } from "./user-routes.js";
 
 /** Whether a `scenario` string is a file path (one line ending in `.yaml`, `.yml` or `.json`), not a document's text. */
 function isScenarioPath(text: string): boolean {
@@ -114,18 +115,18 @@ export class Doubles extends DoublesCore {
   }
 
   /** The run orchestration service's scenario controls (organizations, workspaces, tokens, outcomes, progression, commits). */
-  get runs(): RunsScenario {
-    return this.controlsOf<RunsScenario>("runs");
+  get runs(): RunsScenario & UserRoutes {
+    return this.controlsOf<RunsScenario & UserRoutes>("runs");
   }
 
   /** The secrets service's scenario controls (tokens, policies, mounts, node state, key backends, MFA fixtures, leases). */
-  get secrets(): SecretsScenario {
-    return this.controlsOf<SecretsScenario>(SECRETS_KEY);
+  get secrets(): SecretsScenario & UserRoutes {
+    return this.controlsOf<SecretsScenario & UserRoutes>(SECRETS_KEY);
   }
 
   /** The access-control service's scenario controls (tokens, policies, roles, auth methods, login). */
-  get accessControl(): AccessControlScenario {
-    return this.controlsOf<AccessControlScenario>(ACCESS_CONTROL_KEY);
+  get accessControl(): AccessControlScenario & UserRoutes {
+    return this.controlsOf<AccessControlScenario & UserRoutes>(ACCESS_CONTROL_KEY);
   }
 }
 

@@ -9,7 +9,7 @@
  */
 import { UsageError } from "../simulator/kernel/errors.js";
 import { formatJournal, RequestJournal, type JournalEntry, type JournalFilter } from "../interceptors/journal.js";
-import type { MountedRoute, OperationName, RouteName, RouteTemplate } from "../interceptors/vocabulary.js";
+import type { MountedRoute, OperationName, RouteName, RouteTemplate, UserRouteName } from "../interceptors/vocabulary.js";
 
 /**
  * What a journal assertion names: a route as the specs write it (`"POST /runs/:run_id/actions/apply"`,
@@ -17,7 +17,7 @@ import type { MountedRoute, OperationName, RouteName, RouteTemplate } from "../i
  * an operation name (`"apply run"`), or a {@link JournalFilter}. A route, service or operation the
  * doubles do not have is refused (a `UsageError` naming the nearest valid one), never counted 0.
  */
-export type ExpectedRequest = RouteName | RouteTemplate | MountedRoute | OperationName | JournalFilter;
+export type ExpectedRequest = RouteName | RouteTemplate | MountedRoute | UserRouteName | OperationName | JournalFilter;
 
 /** A request to a host no doubles own that no one answered (see `onUnhandledRequest`). */
 export interface UnhandledRequest {

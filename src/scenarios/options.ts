@@ -13,7 +13,7 @@ import type { ServicePlugin } from "./plugin.js";
 const levenshtein = lazyRequire<typeof import("fastest-levenshtein")>("fastest-levenshtein");
 
 /** The top-level option keys, in the order the messages list them. */
-export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins"]);
+export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins", "passthrough"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
 
 /**
@@ -137,6 +137,20 @@ export function checkDoublesOptions(options: unknown, plugins: readonly ServiceP
       if (value !== undefined && !(typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) {
         throw new UsageError(`createDoubles: option "journal.${key}" must be a whole number of 0 or more, not ${describe(value)}`);
       }
+    }
+  }
+  const { passthrough } = options;
+  if (passthrough !== undefined) {
+    if (!isPlainObject(passthrough)) throw new UsageError(`createDoubles: option "passthrough" must be an object of real servers' URLs by service, like { secrets: "http://127.0.0.1:8200" }, not ${describe(passthrough)}`);
+    refuseUnknown("passthrough", Object.keys(passthrough), plugins.map((p) => p.key));
+    for (const [key, target] of Object.entries(passthrough)) {
+      if (typeof target === "string") {
+        checkUrl(`passthrough.${key}`, target, "an absolute http(s) URL");
+        continue;
+      }
+      if (!isPlainObject(target)) throw new UsageError(`createDoubles: option "passthrough.${key}" must be a URL string or { url, timeoutMs }, not ${describe(target)}`);
+      refuseUnknown(`passthrough.${key}`, Object.keys(target), ["url", "timeoutMs"]);
+      checkUrl(`passthrough.${key}.url`, target.url, "an absolute http(s) URL");
     }
   }
   if (serverOnly !== undefined && typeof serverOnly !== "function") {

@@ -31,6 +31,10 @@ interface ServiceCounters {
   readonly answers: Map<string, Map<number, number>>;
   /** status -> count, for answers outside the endpoints. */
   readonly unmatched: Map<number, number>;
+  /** user route name -> status -> count (answers of routes users added). */
+  readonly userRoutes: Map<string, Map<number, number>>;
+  /** status -> count, for answers of a passthrough's real server. */
+  readonly passedThrough: Map<number, number>;
   /** machine -> state -> count (nested maps: a traced event builds no key string). */
   readonly states: Map<string, Map<string, number>>;
   /** machine -> from -> event -> the row's count (its label is read when a report is made). */
@@ -109,6 +113,8 @@ export class CoverageCollector {
         events: new Map(Object.entries(traced.events ?? {})),
         answers: new Map(),
         unmatched: new Map(),
+        userRoutes: new Map(),
+        passedThrough: new Map(),
         states: new Map(),
         transitions: new Map(),
         named: new Map(),
@@ -121,10 +127,16 @@ export class CoverageCollector {
   }
 
   /** The handler's observer: counts one answer of `service`. */
-  readonly observe: AnswerObserver = (service, endpoint, status) => {
+  readonly observe: AnswerObserver = (service, endpoint, status, answeredBy) => {
     const counters = this.byService.get(service);
     if (counters === undefined) return; // the control API, extra server-only services
-    if (endpoint !== undefined && counters.endpoints.has(endpoint)) {
+    if (answeredBy === "passthrough") bump(counters.passedThrough, status);
+    else if (answeredBy === "user route" && endpoint !== undefined) {
+      let byStatus = counters.userRoutes.get(endpoint);
+      if (byStatus === undefined) counters.userRoutes.set(endpoint, (byStatus = new Map()));
+      bump(byStatus, status);
+    }
+    else if (endpoint !== undefined && counters.endpoints.has(endpoint)) {
       let byStatus = counters.answers.get(endpoint);
       if (byStatus === undefined) counters.answers.set(endpoint, (byStatus = new Map()));
       bump(byStatus, status);
@@ -143,6 +155,8 @@ export class CoverageCollector {
     for (const counters of this.byService.values()) {
       counters.answers.clear();
       counters.unmatched.clear();
+      counters.userRoutes.clear();
+      counters.passedThrough.clear();
       counters.states.clear();
       counters.transitions.clear();
       counters.named.clear();
@@ -253,5 +267,17 @@ function serviceReport(counters: ServiceCounters): ServiceCoverage {
   for (const subject of [...counters.events.keys()].sort(compare)) {
     events[subject] = tally(counters.events.get(subject) ?? [], counters.named.get(subject) ?? new Map(), counters.namedBy.get(subject));
   }
-  return { endpoints, unmatched, machines, events };
+  const outside: { userRoutes?: Record<string, Record<string, number>>; passedThrough?: Record<string, number> } = {};
+  if (counters.userRoutes.size > 0) {
+    outside.userRoutes = Object.fromEntries(
+      [...counters.userRoutes.keys()].sort(compare).map((label) => {
+        const byStatus = counters.userRoutes.get(label) ?? new Map<number, number>();
+        return [label, Object.fromEntries([...byStatus.keys()].sort((a, b) => a - b).map((status) => [String(status), byStatus.get(status) ?? 0]))];
+      }),
+    );
+  }
+  if (counters.passedThrough.size > 0) {
+    outside.passedThrough = Object.fromEntries([...counters.passedThrough.keys()].sort((a, b) => a - b).map((status) => [String(status), counters.passedThrough.get(status) ?? 0]));
+  }
+  return { endpoints, unmatched, machines, events, ...outside };
 }

@@ -55,6 +55,14 @@ export interface ServiceCoverage {
   readonly machines: Readonly<Record<string, MachineCoverage>>;
   /** Per event subject (`token`, `lease`, `node state`, `health code`). */
   readonly events: Readonly<Record<string, CoverageTally>>;
+  /**
+   * Answers of user routes (`doubles.<service>.route()`), by route name then status
+   * (`{ "GET /secret/data/:path": { "200": 2 } }`): outside the fake's endpoints, so never in
+   * `endpoints` or `unmatched`. Present only when a user route answered.
+   */
+  readonly userRoutes?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Answers a passthrough's real server gave, by status. Present only when one did. */
+  readonly passedThrough?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -159,7 +167,22 @@ function mergeService(services: readonly (ServiceCoverage | undefined)[]): Servi
   }
   const events: Record<string, CoverageTally> = {};
   for (const subject of keysOf(services.map((s) => s?.events))) events[subject] = mergeTallies(services.map((s) => s?.events[subject]));
-  return { endpoints: mergeEndpoints(services.map((s) => s?.endpoints)), unmatched: sortedCounts(unmatched), machines, events };
+  const outside: { userRoutes?: Record<string, Record<string, number>>; passedThrough?: Record<string, number> } = {};
+  const routeNames = keysOf(services.map((s) => s?.userRoutes));
+  if (routeNames.length > 0) {
+    outside.userRoutes = {};
+    for (const name of routeNames) {
+      const counts = new Map<string, number>();
+      for (const s of services) addCounts(counts, s?.userRoutes?.[name]);
+      outside.userRoutes[name] = sortedCounts(counts);
+    }
+  }
+  if (services.some((s) => s?.passedThrough !== undefined)) {
+    const counts = new Map<string, number>();
+    for (const s of services) addCounts(counts, s?.passedThrough);
+    outside.passedThrough = sortedCounts(counts);
+  }
+  return { endpoints: mergeEndpoints(services.map((s) => s?.endpoints)), unmatched: sortedCounts(unmatched), machines, events, ...outside };
 }
 
 /**
@@ -209,6 +232,10 @@ export function formatCoverageSummary(report: CoverageReport, options: SummaryOp
       never.push(...events.never.map((label) => `${subject}: ${label}`));
     }
     never.push(...service.endpoints.never);
+    const userRoutes = Object.keys(service.userRoutes ?? {});
+    if (userRoutes.length > 0) parts.push(`user routes: ${userRoutes.join(", ")}`);
+    const passed = Object.values(service.passedThrough ?? {}).reduce((a, b) => a + b, 0);
+    if (passed > 0) parts.push(`passed through ${passed}`);
     lines.push(`${key}: ${parts.join("; ")}`);
     if (never.length > 0) {
       const shown = never.slice(0, maxNever).join(", ");

@@ -7,7 +7,7 @@ import type { ConnectionFault, FaultAnswer } from "../../interceptors/faults.js"
 import { CONNECTION_FAULTS } from "../../interceptors/faults.js";
 import type { HttpService } from "../../interceptors/http.js";
 import { nearestInCatalog } from "../../interceptors/router.js";
-import { operationNamesOf, ROUTE_FORM, SERVICE_KEYS, unknownName, type MountedRoute, type OperationName, type RouteName, type ServiceKey } from "../../interceptors/vocabulary.js";
+import { operationNamesOf, ROUTE_FORM, SERVICE_KEYS, unknownName, type MountedRoute, type OperationName, type RouteName, type ServiceKey, type UserRouteName } from "../../interceptors/vocabulary.js";
 import { clockDurationMs, toEpochMs } from "../../simulator/kernel/clock.js";
 import type { Duration } from "../../simulator/kernel/duration.js";
 
@@ -46,7 +46,7 @@ export interface FaultDefinition {
    * mounted at another path: {@link mountedRoute} (`POST /ssh-prod/creds/:name`, the mount must
    * exist when the fault is added). Another name is refused with the nearest valid one.
    */
-  readonly route?: RouteName | MountedRoute;
+  readonly route?: RouteName | MountedRoute | UserRouteName;
   /** The route's operation in the spec's words (`apply run`, `create token`); runs and access control. */
   readonly operation?: OperationName;
   /**
