@@ -146,9 +146,9 @@ describe("merging coverage", () => {
       return tallies.reduce((n, t) => n + t.never.length, 0) - 2;
     };
     expect(summary.split("\n")).toEqual([
-      "accessControl: endpoints 0/14; token 0/8",
+      "accessControl: endpoints 0/29; token 0/8",
       `  never reached: token: cloned, token: created, and ${more("accessControl")} more`,
-      `runs: endpoints 0/29; configuration version 0/5 states, 0/6 transitions; run 0/27 states, 0/${machineTransitions(runMachine).length} transitions`,
+      `runs: endpoints 0/40; configuration version 0/5 states, 0/6 transitions; run 0/27 states, 0/${machineTransitions(runMachine).length} transitions`,
       `  never reached: configuration version: fetching -> errored, configuration version: fetching -> uploaded, and ${more("runs")} more`,
       "secrets: endpoints 1/79; health code 2/6; lease 0/4; node state 2/7; token 0/2",
       `  never reached: health code: drsecondarycode, health code: performancestandbycode, and ${more("secrets")} more`,
@@ -187,7 +187,7 @@ describe("a real vitest run", () => {
     const result = spawnSync("npx", ["vitest", "run", "--config", "test/fixtures/coverage-project/vitest.config.ts"], { env, encoding: "utf8", timeout: 170_000 });
     expect(result.status, result.stdout + result.stderr).toBe(0);
     const transitions = machineTransitions(runMachine).length;
-    expect(result.stdout).toContain(`runs: endpoints 4/29; configuration version 2/5 states, 1/6 transitions; run 2/27 states, 1/${transitions} transitions`);
+    expect(result.stdout).toContain(`runs: endpoints 4/40; configuration version 2/5 states, 1/6 transitions; run 2/27 states, 1/${transitions} transitions`);
     expect(result.stdout).toContain("secrets: endpoints 1/79; health code 2/6; lease 0/4; node state 2/7; token 0/2");
     const report = JSON.parse(readFileSync(join(out, "coverage.json"), "utf8")) as CoverageReport;
     expect(report.services.runs!.machines.run!.transitions.reached).toEqual({ "pending -> discarded": 1 });
