@@ -8,6 +8,7 @@
  * Implements issue 10 item 1; DESIGN.md "Faults".
  */
 import type { FaultPlan, FaultQuery, FaultSource } from "../../interceptors/faults.js";
+import { MAX_EPOCH_MS } from "../../simulator/kernel/clock.js";
 import { IdSource, type IdState } from "../../simulator/kernel/ids.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { isoMillis } from "../../simulator/kernel/time.js";
@@ -235,7 +236,8 @@ export class FaultSet implements FaultSource {
   private async delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const clock = this.sim.clock as { wakeAt?: unknown; advance?: unknown };
     if (typeof clock.wakeAt !== "function" && typeof clock.advance === "function") {
-      this.sim.advance(ms);
+      // A clock already near the last time a Date holds stops there rather than failing the request.
+      this.sim.advance(Math.min(ms, MAX_EPOCH_MS - this.sim.now()));
       return;
     }
     await this.wait(ms, signal);
