@@ -93,3 +93,13 @@ describe("fault times and durations an answer cannot carry", () => {
     expect(limited.headers.get("retry-after")).toBe("9223369200");
   });
 });
+
+describe("fixture durations no service could hold", () => {
+  it("a secrets token whose ttl is longer than any Go duration is refused at its field, not made unusable", () => {
+    doubles = createDoubles({ seed: 3, clock: "manual" });
+    const d = doubles;
+    expect(() => d.secrets.createToken({ ttl: 1e300 })).toThrow(/not a duration/);
+    expect(() => d.load({ secrets: { tokens: [{ name: "a", ttl: 1e300 }] } } as never)).toThrow(expect.objectContaining({ path: "/secrets/tokens/0/ttl" }) as Error);
+    expect(() => d.load({ secrets: { tokens: [{ name: "a", ttl: "2562047h" }] } } as never)).not.toThrow();
+  });
+});

@@ -9,7 +9,7 @@ import type { HttpService } from "../../interceptors/http.js";
 import { nearestInCatalog } from "../../interceptors/router.js";
 import { operationNamesOf, ROUTE_FORM, SERVICE_KEYS, unknownName, type MountedRoute, type OperationName, type RouteName, type ServiceKey } from "../../interceptors/vocabulary.js";
 import { clockDurationMs, MAX_EPOCH_MS, toEpochMs } from "../../simulator/kernel/clock.js";
-import { formatGoDuration, MAX_GO_DURATION_MS, type Duration } from "../../simulator/kernel/duration.js";
+import { MAX_GO_DURATION_MS, MAX_GO_DURATION_TEXT, type Duration } from "../../simulator/kernel/duration.js";
 
 /** A point of the window of simulated time a fault is active in. */
 export type FaultTime = Duration | Date;
@@ -256,7 +256,7 @@ function optionalDuration(definition: Record<string, unknown>, key: "latency" | 
   } catch {
     return fail(`"${key}" must be ms or a duration string like "1.5s" (not negative); got ${describe(value)}`, key);
   }
-  if (ms > MAX_GO_DURATION_MS) fail(`"${key}" must be at most ${formatGoDuration(MAX_GO_DURATION_MS)} (the longest Go duration); got ${describe(value)}`, key);
+  if (ms > MAX_GO_DURATION_MS) fail(`"${key}" must be at most ${MAX_GO_DURATION_TEXT} (the longest Go duration); got ${describe(value)}`, key);
   return ms;
 }
 
