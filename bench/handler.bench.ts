@@ -81,6 +81,32 @@ row({
 });
 
 row({
+  name: "GET run through handle() with 10,000 faults defined, none matching (issue 24 item 7)",
+  clock: "cpu",
+  target: "<= 1.2x",
+  setup: async () => {
+    // No journal on either side (see the 20-faults row). The faults sit where a request's route,
+    // operation and service lead: other routes and operations of the runs service, other services.
+    const { doubles, request } = await runGet({ journal: { limit: 0 } });
+    const { doubles: faulted, request: faultedRequest } = await runGet({ journal: { limit: 0 } });
+    const routes = ["POST /runs", "GET /workspaces/:workspace_id/runs", "POST /runs/:run_id/actions/apply", "GET /plans/:id", "GET /users/:id"] as const;
+    const operations = ["apply run", "create run", "list runs"] as const;
+    for (let i = 0; i < 10_000; i++) {
+      if (i % 4 === 0) faulted.faults.add({ service: "secrets", answer: "sealed", times: 1 + i });
+      else if (i % 4 === 1) faulted.faults.add({ service: "accessControl", answer: "rate-limited", after: i });
+      else if (i % 4 === 2) faulted.faults.add({ service: "runs", route: routes[i % routes.length] as (typeof routes)[number], answer: "rate-limited", times: i });
+      else faulted.faults.add({ service: "runs", operation: operations[i % operations.length] as (typeof operations)[number], answer: "unavailable", probability: 0.5 });
+    }
+    const answer = await faulted.handler.handle(faultedRequest);
+    if (answer.status !== 200) throw new Error(`bench: the faulted GET answered ${answer.status}`);
+    return {
+      figure: { label: "handle() with 10,000 faults", run: () => faulted.handler.handle(faultedRequest) },
+      anchor: { label: "handle() without faults", run: () => doubles.handler.handle(request) },
+    };
+  },
+});
+
+row({
   name: "GET run through handle() counting coverage (issue 11 item 4)",
   clock: "cpu",
   target: "<= 1.1x",

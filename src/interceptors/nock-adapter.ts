@@ -24,7 +24,7 @@ import { holdOwnedOrigins } from "./owned-origins.js";
 import { claimOrigins } from "./transports/claims.js";
 import { disposeIdleEngines, engineAttachments, onEngineIdle } from "./transports/engine.js";
 import { holdUnhandledPolicy, type UnhandledAction, type UnhandledRequestStrategy } from "./transports/unhandled.js";
-import { markOwnScope, onUserMock, watchUserMocks } from "./transports/nock-mocks.js";
+import { forgetEmptyOrigins, markOwnScope, onUserMock, watchUserMocks } from "./transports/nock-mocks.js";
 import { loadNock, nockLoaded } from "./transports/nock-module.js";
 import { holdNetworkErrorShapes } from "./transports/network-errors.js";
 import { holdDisposeGuard } from "./transports/dispose-guard.js";
@@ -272,6 +272,7 @@ export function interceptWithNock(handler: Handler, options: TransportOptions = 
     stopped = true;
     releaseWatch();
     unregister();
+    forgetEmptyOrigins(nock, [...handler.origins, ...aliases]);
     releaseShapes();
     releaseUnhandled(); // before nock is released: nock is restored only once no engine listener is left
     releaseOrigins();

@@ -94,3 +94,41 @@ export function watchUserMocks(instance: typeof nock): void {
     return result;
   };
 }
+
+/**
+ * nock's table of interceptors by origin key (`allInterceptors` in nock 14's `lib/intercept.js`),
+ * or `undefined` for a nock that does not keep one this way. nock does not export it; its
+ * `pendingMocks()` reads it through `Object.values`, which is watched for that one call.
+ */
+function interceptorTable(instance: typeof nock): Record<string, { interceptors?: unknown[]; allowUnmocked?: boolean }> | undefined {
+  const values = Object.values;
+  let table: unknown;
+  Object.values = ((value: object) => {
+    table ??= value;
+    return values(value);
+  }) as typeof Object.values;
+  try {
+    instance.pendingMocks();
+  } finally {
+    Object.values = values;
+  }
+  if (table === null || typeof table !== "object") return undefined;
+  const entries = values(table as object) as unknown[];
+  return entries.every((entry) => typeof entry === "object" && entry !== null && Array.isArray((entry as { interceptors?: unknown }).interceptors)) ? (table as Record<string, { interceptors?: unknown[] }>) : undefined;
+}
+
+/**
+ * Forgets nock's entries for `origins` once they hold no interceptor (ours were removed, no user
+ * mock is left on them). nock keeps an origin's entry for ever after its last interceptor is
+ * removed, and looks at every entry on every request: with new origins each test
+ * (`uniqueOrigins`), each request went through every origin ever intercepted (issue 24 item 6:
+ * 2.7 -> 24.9 ms a request after 1,000 rounds).
+ */
+export function forgetEmptyOrigins(instance: typeof nock, origins: readonly string[]): void {
+  const table = interceptorTable(instance);
+  if (table === undefined) return;
+  for (const key of new Set(origins.map(nockKey))) {
+    const entry = table[key];
+    if (entry !== undefined && entry.interceptors?.length === 0 && entry.allowUnmocked !== true) Reflect.deleteProperty(table, key);
+  }
+}

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { ScenarioDocumentError, type ScenarioProblem } from "./errors.js";
+import { TOO_DEEP, tooDeepYaml, type YamlCstToken } from "./structure.js";
 
 /** The formats a document's text can be in. */
 export type ScenarioFormat = "json" | "yaml";
@@ -21,16 +22,16 @@ interface YamlPair {
 }
 interface YamlDocument {
   contents: YamlNode | null;
-  errors: (Error & { linePos?: [{ line: number; col: number }] })[];
+  errors: (Error & { pos?: [number, number] })[];
+  range: [number, number, number];
   toJS(options: object): unknown;
 }
 type YamlModule = {
-  parseDocument(text: string, options: object): YamlDocument;
-  LineCounter: new () => { linePos(offset: number): { line: number; col: number } };
+  Parser: new () => { parse(text: string): Iterable<YamlCstToken> };
+  Composer: new (options: object) => { compose(tokens: Iterable<YamlCstToken>, forceDoc: boolean, endOffset: number): Iterable<YamlDocument> };
   isMap(node: unknown): boolean;
   isSeq(node: unknown): boolean;
   isScalar(node: unknown): boolean;
-  YAMLParseError: new (...args: never[]) => Error & { linePos?: [{ line: number; col: number }] };
 };
 let yamlModule: YamlModule | undefined;
 const yaml = (): YamlModule => (yamlModule ??= createRequire(import.meta.url)("yaml") as YamlModule);
@@ -68,6 +69,28 @@ function positionOf(text: string, offset: number): { line: number; column: numbe
 }
 
 /**
+ * The first YAML document of `text` (as the `yaml` package's `parseDocument`, a second document an
+ * error), composed only once its syntax tree is known to nest at most `MAX_DOCUMENT_DEPTH` levels:
+ * the composer recurses once per level, and a stack overflow there may end the process.
+ * @throws {ScenarioDocumentError} (`syntax`) at the pointer, line and column of a collection too deep.
+ */
+function yamlDocument(text: string, options: object, file?: string): YamlDocument {
+  const y = yaml();
+  const tokens = [...new y.Parser().parse(text)];
+  const deep = tooDeepYaml(tokens);
+  if (deep !== undefined) throw new ScenarioDocumentError("syntax", [{ path: deep.path, expected: TOO_DEEP, ...positionOf(text, deep.offset) }], file);
+  let first: YamlDocument | undefined;
+  for (const document of new y.Composer(options).compose(tokens, true, text.length)) {
+    if (first === undefined) first = document;
+    else {
+      first.errors.push(Object.assign(new Error("Source contains multiple documents; please use YAML.parseAllDocuments()"), { pos: [document.range[0], document.range[1]] as [number, number] }));
+      break;
+    }
+  }
+  return first as YamlDocument;
+}
+
+/**
  * Parses a document's text (not yet validated: pass the result to `doubles.load`).
  * @param format - default: JSON when the text starts with `{`, else YAML.
  * @param file - the file the text was read from: errors then start with `file:line:column:`.
@@ -86,11 +109,10 @@ export function parseScenarioText(text: string, format: ScenarioFormat = formatO
       throw new ScenarioDocumentError("syntax", [{ path: "", expected: `valid JSON: ${message}`, ...at }], file);
     }
   } else {
-    const document = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+    const document = yamlDocument(text, { uniqueKeys: true }, file);
     const first = document.errors[0];
     if (first !== undefined) {
-      const position = first.linePos?.[0];
-      const at = position === undefined ? {} : { line: position.line, column: position.col };
+      const at = first.pos === undefined ? {} : positionOf(text, first.pos[0]);
       throw new ScenarioDocumentError("syntax", [{ path: "", expected: `valid YAML: ${(first.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "")}`, ...at }], file);
     }
     try {
@@ -155,7 +177,7 @@ export function locate(error: unknown, document: unknown): unknown {
   let root: YamlNode | null = null;
   try {
     // JSON is YAML: the same parser gives the positions of a JSON document's nodes.
-    root = yaml().parseDocument(source.text, { uniqueKeys: false }).contents;
+    root = yamlDocument(source.text, { uniqueKeys: false }).contents;
   } catch {
     root = null;
   }
@@ -186,14 +208,15 @@ export const DURATION_EXPECTED = 'expected a duration such as "10m", "1h30m"';
  * that holds that value and said as what a duration looks like.
  */
 function refineDuration(problem: ScenarioProblem, document: unknown): ScenarioProblem {
-  const bad = /parse duration.*?"([^"]*)"|invalid duration "([^"]*)"|not a duration:? "([^"]*)"|"([^"]*)" is not a duration/.exec(problem.expected);
+  const bad = /parse duration.*?"([^"]*)"|invalid duration "([^"]*)"|not a duration:? "([^"]*)"|"([^"]*)" is not a duration|not a duration:? (-?[\d.]+(?:e[+-]?\d+)?)\b/.exec(problem.expected);
   const text = bad?.slice(1).find((group) => group !== undefined);
   if (text === undefined) return problem;
   const fixture = valueAt(document, problem.path);
   if (fixture === null || typeof fixture !== "object") return problem;
   const field = fieldHolding(fixture, text);
   if (field === undefined) return problem;
-  return { path: `${problem.path}${field}`, expected: `${DURATION_EXPECTED} (got ${JSON.stringify(text)})` };
+  const why = /\((longer than [^)]*)\)/.exec(problem.expected)?.[1];
+  return { path: `${problem.path}${field}`, expected: `${DURATION_EXPECTED}${why === undefined ? "" : `, not ${why}`} (got ${JSON.stringify(text)})` };
 }
 
 /** The pointer (relative to `value`) of the first string equal to `text` inside it, depth first. */
@@ -201,7 +224,7 @@ function fieldHolding(value: unknown, text: string, depth = 0): string | undefin
   if (value === null || typeof value !== "object" || depth > 8) return undefined;
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const here = `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    if (child === text) return here;
+    if (child === text || (typeof child === "number" && String(child) === text)) return here;
     const deeper = fieldHolding(child, text, depth + 1);
     if (deeper !== undefined) return `${here}${deeper}`;
   }

@@ -12,7 +12,7 @@ import type { SecretsState } from "../../simulator/secrets/state.js";
 import type { AccessControlScenario } from "../access-control/scenario.js";
 import type { RunsScenario } from "../runs/runs-scenario.js";
 import type { SecretsScenario } from "../secrets/secrets-scenario.js";
-import type { FaultDefinition } from "../faults/fault-definition.js";
+import type { FaultDefinition, FaultDefinitionError } from "../faults/fault-definition.js";
 import type { FaultSet } from "../faults/fault-set.js";
 import { pointer, ScenarioDocumentError } from "./errors.js";
 import type { ScenarioFault, SecretsNodeStateFixture } from "./types.js";
@@ -197,14 +197,19 @@ export function applyNodeState(target: ScenarioTarget, value: string | SecretsNo
 
 /**
  * Adds a fault; the fault set's refusal (a `TypeError` naming the field) becomes a
- * {@link ScenarioDocumentError} at `path`.
+ * {@link ScenarioDocumentError} at `path`, down to the refused field when the refusal names one
+ * (`/faults/0/until`).
  * @returns the fault's id.
  */
 export function addFault(target: ScenarioTarget, fault: ScenarioFault, path: readonly (string | number)[]): string {
   try {
     return target.faults.add(fault as FaultDefinition).id;
   } catch (error) {
-    if (error instanceof TypeError) throw new ScenarioDocumentError("fixture", [{ path: pointer(path), expected: error.message.replace(/^infra-doubles: /, "") }]);
+    if (error instanceof TypeError) {
+      // The definition's own refusal names its field (`until`): the pointer goes down to it.
+      const field = (error as FaultDefinitionError).field;
+      throw new ScenarioDocumentError("fixture", [{ path: pointer(field === undefined ? path : [...path, field]), expected: error.message.replace(/^infra-doubles: /, "") }]);
+    }
     throw error;
   }
 }

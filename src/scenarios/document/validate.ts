@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { nearest } from "../options.js";
 import { ScenarioDocumentError, type ScenarioProblem } from "./errors.js";
+import { checkDocumentStructure } from "./structure.js";
 import { checkTimeline } from "./timeline.js";
 import type { ScenarioDocument } from "./types.js";
 
@@ -120,14 +121,17 @@ function problemsOf(errors: readonly ErrorObject[], document: unknown): Scenario
 /**
  * Checks `document` against the scenario schema and the timeline rules.
  * @returns the document, typed.
- * @throws {ScenarioDocumentError} (`schema`) listing each place that does not fit: its JSON pointer
- *   and what was expected there, e.g. `/runs/workspaces/0: missing property "organization"`.
+ * @throws {ScenarioDocumentError} (`syntax`) for a document that is not a tree (a value containing
+ *   itself) or nests deeper than `MAX_DOCUMENT_DEPTH` (100) levels, at the culprit's pointer;
+ *   (`schema`) listing each place that does not fit: its JSON pointer and what was expected there,
+ *   e.g. `/runs/workspaces/0: missing property "organization"`.
  * @example validateScenario({ runs: { organizations: [{ name: "acme" }] } })
  */
 export function validateScenario(document: unknown): ScenarioDocument {
   if (document === null || typeof document !== "object" || Array.isArray(document)) {
     throw new ScenarioDocumentError("schema", [{ path: "", expected: `must be an object (got ${shown(document)})` }]);
   }
+  checkDocumentStructure(document);
   const validate = validator();
   if (!validate(document)) throw new ScenarioDocumentError("schema", problemsOf(validate.errors ?? [], document));
   const doc = document as ScenarioDocument;

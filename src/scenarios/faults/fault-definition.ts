@@ -8,8 +8,8 @@ import { CONNECTION_FAULTS } from "../../interceptors/faults.js";
 import type { HttpService } from "../../interceptors/http.js";
 import { nearestInCatalog } from "../../interceptors/router.js";
 import { operationNamesOf, ROUTE_FORM, SERVICE_KEYS, unknownName, type MountedRoute, type OperationName, type RouteName, type ServiceKey, type UserRouteName } from "../../interceptors/vocabulary.js";
-import { clockDurationMs, toEpochMs } from "../../simulator/kernel/clock.js";
-import type { Duration } from "../../simulator/kernel/duration.js";
+import { clockDurationMs, MAX_EPOCH_MS, toEpochMs } from "../../simulator/kernel/clock.js";
+import { MAX_GO_DURATION_MS, MAX_GO_DURATION_TEXT, type Duration } from "../../simulator/kernel/duration.js";
 
 /** A point of the window of simulated time a fault is active in. */
 export type FaultTime = Duration | Date;
@@ -129,8 +129,11 @@ const KEYS: readonly (keyof FaultDefinition)[] = [
   "id",
 ];
 
-function fail(message: string): never {
-  throw new TypeError(`infra-doubles: faults.add: ${message}`);
+/** A refused definition: a `TypeError` whose `field` (when one field is at fault) names it. */
+export type FaultDefinitionError = TypeError & { readonly field?: string };
+
+function fail(message: string, field?: string): never {
+  throw Object.assign(new TypeError(`infra-doubles: faults.add: ${message}`), field === undefined ? {} : { field });
 }
 
 /**
@@ -144,14 +147,14 @@ export function checkFault(input: unknown, targets: readonly FaultTarget[], now:
   for (const key of Object.keys(definition)) {
     if (!(KEYS as readonly string[]).includes(key)) {
       const near = nearestInCatalog(KEYS, "", key, 1)[0];
-      fail(`unknown field "${key}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; fields: ${KEYS.join(", ")}`);
+      fail(`unknown field "${key}"${near === undefined ? "" : ` (did you mean "${near}"?)`}; fields: ${KEYS.join(", ")}`, key);
     }
   }
   const keys = targets.map((t) => t.key);
   const service = definition.service;
-  if (typeof service !== "string") fail(`"service" is required: one of ${keys.map((k) => `"${k}"`).join(", ")}`);
+  if (typeof service !== "string") fail(`"service" is required: one of ${keys.map((k) => `"${k}"`).join(", ")}`, "service");
   const target = targets.find((t) => t.key === service);
-  if (target === undefined) fail(`${unknownName("service", service, keys.length > 0 ? keys : SERVICE_KEYS)}; services: ${keys.join(", ")}`);
+  if (target === undefined) fail(`${unknownName("service", service, keys.length > 0 ? keys : SERVICE_KEYS)}; services: ${keys.join(", ")}`, "service");
 
   const route = optionalString(definition, "route");
   const operation = optionalString(definition, "operation");
@@ -166,38 +169,38 @@ export function checkFault(input: unknown, targets: readonly FaultTarget[], now:
   let answer: FaultAnswer | undefined;
   if (answerName !== undefined) {
     answer = answers[answerName];
-    if (answer === undefined) fail(`the ${service} service has no answer "${answerName}" (answers: ${Object.keys(answers).join(", ")})`);
+    if (answer === undefined) fail(`the ${service} service has no answer "${answerName}" (answers: ${Object.keys(answers).join(", ")})`, "answer");
     if (answer.where !== undefined && pattern !== undefined && !matchesWhere(answer, method ?? "GET", pattern)) {
-      fail(`the ${service} service gives "${answerName}" only on ${answer.where}, not on ${route}`);
+      fail(`the ${service} service gives "${answerName}" only on ${answer.where}, not on ${route}`, "answer");
     }
   }
   const connection = definition.connection;
   if (connection !== undefined && !(CONNECTION_FAULTS as readonly unknown[]).includes(connection)) {
-    fail(`"connection" must be one of ${CONNECTION_FAULTS.map((c) => `"${c}"`).join(", ")}; got ${describe(connection)}`);
+    fail(`"connection" must be one of ${CONNECTION_FAULTS.map((c) => `"${c}"`).join(", ")}; got ${describe(connection)}`, "connection");
   }
   if (answer !== undefined && connection !== undefined) fail(`give "answer" or "connection", not both (an answer needs a connection)`);
   const latencyMs = optionalDuration(definition, "latency");
   const retryAfterMs = optionalDuration(definition, "retryAfter");
-  if (retryAfterMs !== undefined && answerName !== "rate-limited") fail(`"retryAfter" goes with answer "rate-limited"`);
+  if (retryAfterMs !== undefined && answerName !== "rate-limited") fail(`"retryAfter" goes with answer "rate-limited"`, "retryAfter");
   const commit = definition.commit;
-  if (commit !== undefined && typeof commit !== "boolean") fail(`"commit" must be true or false; got ${describe(commit)}`);
+  if (commit !== undefined && typeof commit !== "boolean") fail(`"commit" must be true or false; got ${describe(commit)}`, "commit");
   if (commit === true && answer === undefined && connection === undefined) fail(`"commit": true needs an "answer" or a "connection" to fail with after the commit`);
   if (answer === undefined && connection === undefined && latencyMs === undefined) {
     fail(`say what the fault does: "answer" (${Object.keys(answers).join(", ")}), "connection" (${CONNECTION_FAULTS.join(", ")}) or "latency"`);
   }
   const times = definition.times;
-  if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 1)) fail(`"times" must be a whole number from 1; got ${describe(times)}`);
+  if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 1)) fail(`"times" must be a whole number from 1; got ${describe(times)}`, "times");
   const after = definition.after;
-  if (after !== undefined && !(Number.isInteger(after) && (after as number) >= 0)) fail(`"after" must be a whole number from 0; got ${describe(after)}`);
+  if (after !== undefined && !(Number.isInteger(after) && (after as number) >= 0)) fail(`"after" must be a whole number from 0; got ${describe(after)}`, "after");
   const probability = definition.probability;
   if (probability !== undefined && !(typeof probability === "number" && probability >= 0 && probability <= 1)) {
-    fail(`"probability" must be a number from 0 to 1; got ${describe(probability)}`);
+    fail(`"probability" must be a number from 0 to 1; got ${describe(probability)}`, "probability");
   }
   const from = definition.from === undefined ? Number.NEGATIVE_INFINITY : timeOf(definition.from, "from", now);
   const until = definition.until === undefined ? Number.POSITIVE_INFINITY : timeOf(definition.until, "until", now);
-  if (!(from < until)) fail(`"until" must come after "from"`);
+  if (!(from < until)) fail(`"until" must come after "from"`, "until");
   const givenId = optionalString(definition, "id");
-  if (givenId !== undefined && givenId.trim() === "") fail(`"id" must not be empty`);
+  if (givenId !== undefined && givenId.trim() === "") fail(`"id" must not be empty`, "id");
   return {
     id: givenId ?? id,
     definition: definition as unknown as FaultDefinition,
@@ -223,44 +226,61 @@ function checkRoute(route: string, target: FaultTarget): void {
   const names = target.routeNames();
   if (names.includes(route)) return;
   const prefixes = [...new Set(Object.values(target.basePaths).flat())].filter((p) => p !== "").sort((a, b) => b.length - a.length);
-  fail(`the ${target.key} service has ${unknownName("route", route, names, prefixes)}; ${ROUTE_FORM}`);
+  fail(`the ${target.key} service has ${unknownName("route", route, names, prefixes)}; ${ROUTE_FORM}`, "route");
 }
 
 function checkOperation(operation: string, target: FaultTarget): void {
   const operations = operationNamesOf(target.http);
-  if (operations.length === 0) fail(`the ${target.key} service's routes name no operations: match its requests by "route"`);
-  if (!operations.includes(operation)) fail(`the ${target.key} service has ${unknownName("operation", operation, operations)}; operations: ${operations.join(", ")}`);
+  if (operations.length === 0) fail(`the ${target.key} service's routes name no operations: match its requests by "route"`, "operation");
+  if (!operations.includes(operation)) fail(`the ${target.key} service has ${unknownName("operation", operation, operations)}; operations: ${operations.join(", ")}`, "operation");
 }
 
-function optionalString(definition: Record<string, unknown>, key: string): string | undefined {
+function optionalString(definition: Record<string, unknown>, key: "route" | "operation" | "answer" | "id"): string | undefined {
   const value = definition[key];
   if (value === undefined) return undefined;
-  if (typeof value !== "string") fail(`"${key}" must be a string; got ${describe(value)}`);
+  if (typeof value !== "string") fail(`"${key}" must be a string; got ${describe(value)}`, key);
   return value;
 }
 
-function optionalDuration(definition: Record<string, unknown>, key: string): number | undefined {
+/**
+ * A wait (`latency`, `retryAfter`): at most Go's longest duration ({@link MAX_GO_DURATION_MS},
+ * about 292 years), the longest a service can announce and a clock can be advanced by in one go.
+ */
+function optionalDuration(definition: Record<string, unknown>, key: "latency" | "retryAfter"): number | undefined {
   const value = definition[key];
   if (value === undefined) return undefined;
-  if (typeof value !== "number" && typeof value !== "string") fail(`"${key}" must be ms or a duration string like "1.5s"; got ${describe(value)}`);
+  if (typeof value !== "number" && typeof value !== "string") fail(`"${key}" must be ms or a duration string like "1.5s"; got ${describe(value)}`, key);
+  let ms: number;
   try {
-    return clockDurationMs(value);
+    ms = clockDurationMs(value);
   } catch {
-    return fail(`"${key}" must be ms or a duration string like "1.5s" (not negative); got ${describe(value)}`);
+    return fail(`"${key}" must be ms or a duration string like "1.5s" (not negative); got ${describe(value)}`, key);
   }
+  if (ms > MAX_GO_DURATION_MS) fail(`"${key}" must be at most ${MAX_GO_DURATION_TEXT} (the longest Go duration); got ${describe(value)}`, key);
+  return ms;
 }
 
-/** A window bound: a duration after `now`, or a time. */
-function timeOf(value: unknown, key: string, now: number): number {
+/**
+ * A window bound: a duration after `now`, or a time; either way a time a `Date` can hold (up to
+ * {@link MAX_EPOCH_MS}, +275760-09-13), so the window can be listed and compared.
+ */
+function timeOf(value: unknown, key: "from" | "until", now: number): number {
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) fail(`"${key}" is an invalid Date`);
+    if (Number.isNaN(value.getTime())) fail(`"${key}" is an invalid Date`, key);
     return value.getTime();
   }
   if (typeof value === "number" || typeof value === "string") {
+    let ms: number | undefined;
     try {
-      return now + clockDurationMs(value);
+      ms = now + clockDurationMs(value);
     } catch {
       // not a duration: a time?
+    }
+    if (ms !== undefined) {
+      if (ms > MAX_EPOCH_MS) {
+        fail(`"${key}" must end by the latest time a Date can hold (+275760-09-13T00:00:00.000Z); got ${describe(value)}`, key);
+      }
+      return ms;
     }
     if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value.trim())) {
       try {
@@ -270,7 +290,7 @@ function timeOf(value: unknown, key: string, now: number): number {
       }
     }
   }
-  return fail(`"${key}" must be a duration after the fault is added (ms, "30s") or a time (a Date, "2024-01-01T00:05:00Z"); got ${describe(value)}`);
+  return fail(`"${key}" must be a duration after the fault is added (ms, "30s") or a time (a Date, "2024-01-01T00:05:00Z"); got ${describe(value)}`, key);
 }
 
 function describe(value: unknown): string {

@@ -8,6 +8,7 @@
  * Implements issue 10 item 1; DESIGN.md "Faults".
  */
 import type { FaultPlan, FaultQuery, FaultSource } from "../../interceptors/faults.js";
+import { MAX_EPOCH_MS } from "../../simulator/kernel/clock.js";
 import { IdSource, type IdState } from "../../simulator/kernel/ids.js";
 import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { isoMillis } from "../../simulator/kernel/time.js";
@@ -50,9 +51,25 @@ export interface SavedFaults {
 
 interface LiveFault {
   readonly checked: CheckedFault;
+  /** Place in the order faults apply (grows with each add; {@link FaultSet.load} renumbers). */
+  readonly order: number;
   seen: number;
   applied: number;
 }
+
+/**
+ * Where a fault is filed: by the route it names, else by the operation it names, else under every
+ * request of its service. A request looks in its route's, its operation's and its service's
+ * buckets only, so it costs what may match it, not how many faults are defined (issue 24 item 7).
+ */
+function bucketOf(checked: CheckedFault): string {
+  if (checked.route !== undefined) return `route ${checked.route}`;
+  if (checked.definition.operation !== undefined) return `operation ${checked.definition.operation}`;
+  return "service";
+}
+
+/** The faults of one service, by bucket; each bucket in the order its faults apply. */
+type ServiceIndex = Map<string, LiveFault[]>;
 
 /**
  * The faults of one doubles instance. Tests add faults for one test and clear them after it:
@@ -66,6 +83,9 @@ interface LiveFault {
  */
 export class FaultSet implements FaultSource {
   private readonly faults: LiveFault[] = [];
+  /** The same faults, by service key, then by {@link bucketOf}. */
+  private readonly index = new Map<string, ServiceIndex>();
+  private nextOrder = 0;
   private nextId = 1;
   private readonly random: IdSource;
   /** Releases of waits in progress (latency and never-answered requests), run on `close()`. */
@@ -101,8 +121,8 @@ export class FaultSet implements FaultSource {
     const checked = checkFault(definition, this.targets(), this.sim.now(), `fault-${this.nextId}`);
     if (this.faults.some((f) => f.checked.id === checked.id)) throw new TypeError(`infra-doubles: faults.add: id "${checked.id}" is in use`);
     if (definition.id === undefined) this.nextId++;
-    const live: LiveFault = { checked, seen: 0, applied: 0 };
-    this.faults.push(live);
+    const live: LiveFault = { checked, order: this.nextOrder++, seen: 0, applied: 0 };
+    this.push(live);
     return {
       id: checked.id,
       get applied() {
@@ -143,13 +163,20 @@ export class FaultSet implements FaultSource {
   remove(id: string): boolean {
     const index = this.faults.findIndex((f) => f.checked.id === id);
     if (index < 0) return false;
-    this.faults.splice(index, 1);
+    const [live] = this.faults.splice(index, 1) as [LiveFault];
+    const service = this.index.get(live.checked.target.key);
+    const key = bucketOf(live.checked);
+    const bucket = service?.get(key) ?? [];
+    bucket.splice(bucket.indexOf(live), 1);
+    if (bucket.length === 0) service?.delete(key);
+    if (service?.size === 0) this.index.delete(live.checked.target.key);
     return true;
   }
 
   /** Removes every fault (call it in `afterEach`). Ids start again at `fault-1`. */
   clear(): void {
     this.faults.length = 0;
+    this.index.clear();
     this.nextId = 1;
   }
 
@@ -169,7 +196,9 @@ export class FaultSet implements FaultSource {
    */
   load(saved: SavedFaults): void {
     this.faults.length = 0;
-    for (const checked of saved.faults as readonly CheckedFault[]) this.faults.push({ checked, seen: 0, applied: 0 });
+    this.index.clear();
+    this.nextOrder = 0;
+    for (const checked of saved.faults as readonly CheckedFault[]) this.push({ checked, order: this.nextOrder++, seen: 0, applied: 0 });
     this.nextId = saved.nextId;
     this.random.load([...saved.random] as IdState);
   }
@@ -183,12 +212,45 @@ export class FaultSet implements FaultSource {
     this.waits.clear();
   }
 
-  /** The plan for one routed request (counts it). Called by the handler. */
+  /** Files a fault at the end of the order and of its bucket. */
+  private push(live: LiveFault): void {
+    this.faults.push(live);
+    const key = live.checked.target.key;
+    let service = this.index.get(key);
+    if (service === undefined) this.index.set(key, (service = new Map()));
+    const bucket = bucketOf(live.checked);
+    const list = service.get(bucket);
+    if (list === undefined) service.set(bucket, [live]);
+    else list.push(live);
+  }
+
+  /**
+   * The plan for one routed request (counts it). Called by the handler. Looks only at the faults
+   * filed under the request's route, its operation and its whole service, merged back into the
+   * order they were added, so the first whose conditions hold decides, as if every fault were
+   * looked at in order.
+   */
   plan(query: FaultQuery): FaultPlan | undefined {
+    const service = this.index.get(query.service);
+    if (service === undefined) return undefined;
+    const byRoute = query.route === undefined ? undefined : service.get(`route ${query.route}`);
+    const byOperation = query.operation === undefined ? undefined : service.get(`operation ${query.operation}`);
+    const anyRequest = service.get("service");
+    const buckets = [byRoute, byOperation, anyRequest].filter((bucket): bucket is LiveFault[] => bucket !== undefined);
+    if (buckets.length === 0) return undefined;
+    const next = buckets.map(() => 0);
     let now: number | undefined;
-    for (const fault of this.faults) {
+    for (;;) {
+      // The earliest-added fault at the head of the buckets.
+      let from = -1;
+      for (let b = 0; b < buckets.length; b++) {
+        const head = (buckets[b] as LiveFault[])[next[b] as number];
+        if (head !== undefined && (from < 0 || head.order < ((buckets[from] as LiveFault[])[next[from] as number] as LiveFault).order)) from = b;
+      }
+      if (from < 0) return undefined;
+      const fault = (buckets[from] as LiveFault[])[next[from] as number] as LiveFault;
+      next[from] = (next[from] as number) + 1;
       const { checked } = fault;
-      if (query.service !== checked.target.key) continue;
       now ??= this.sim.now();
       if (!this.matches(checked, query, now)) continue;
       fault.seen++;
@@ -199,7 +261,6 @@ export class FaultSet implements FaultSource {
       fault.applied++;
       return this.planOf(checked);
     }
-    return undefined;
   }
 
   private matches(checked: CheckedFault, query: FaultQuery, now: number): boolean {
@@ -235,7 +296,8 @@ export class FaultSet implements FaultSource {
   private async delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
     const clock = this.sim.clock as { wakeAt?: unknown; advance?: unknown };
     if (typeof clock.wakeAt !== "function" && typeof clock.advance === "function") {
-      this.sim.advance(ms);
+      // A clock already near the last time a Date holds stops there rather than failing the request.
+      this.sim.advance(Math.min(ms, MAX_EPOCH_MS - this.sim.now()));
       return;
     }
     await this.wait(ms, signal);

@@ -6,7 +6,7 @@
  * Spec: secrets.md (fixtures for what the spec leaves "not shown": how tokens are issued, MFA
  * method records, node state transitions).
  */
-import { parseDuration, type Duration } from "../../simulator/kernel/duration.js";
+import { MAX_GO_DURATION_MS, MAX_GO_DURATION_TEXT, parseDuration, type Duration } from "../../simulator/kernel/duration.js";
 import { UsageError, isDomainError } from "../../simulator/kernel/errors.js";
 import type { OperationContext, ReadContext, Simulator } from "../../simulator/kernel/simulator.js";
 import type { EngineContext, Lease } from "../../simulator/secrets/engine.js";
@@ -518,10 +518,14 @@ function viewOfMount(record: { path: string; type: string; description: string; 
   return { path: record.path, type: record.type, description: record.description, allowedManagedKeys: [...record.allowedManagedKeys] };
 }
 
+/** A duration in ms; a number beyond Go's longest duration is refused as its string would be. */
 function toMs(duration: Duration): number {
+  let ms: number;
   try {
-    return parseDuration(duration);
+    ms = parseDuration(duration);
   } catch {
     throw new UsageError(`secrets: not a duration: ${JSON.stringify(duration)}`);
   }
+  if (Math.abs(ms) > MAX_GO_DURATION_MS) throw new UsageError(`secrets: not a duration: ${JSON.stringify(duration)} (longer than Go's longest, ${MAX_GO_DURATION_TEXT})`);
+  return ms;
 }

@@ -9,7 +9,7 @@
 import { DomainError } from "./errors.js";
 import { GoDurationError, MAX_GO_DURATION_MS, parseGoDurationStrict } from "./go-duration.js";
 
-export { MAX_GO_DURATION_MS, formatGoDuration } from "./go-duration.js";
+export { MAX_GO_DURATION_MS, MAX_GO_DURATION_TEXT, formatGoDuration } from "./go-duration.js";
 
 /** A duration: milliseconds as a number, or a duration string such as `"90s"` or `"1h30m"`. */
 export type Duration = number | string;

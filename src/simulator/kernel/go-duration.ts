@@ -27,6 +27,9 @@ export const MAX_GO_DURATION_NS = 2n ** 63n - 1n;
 /** Go's longest duration (2^63 - 1 ns), in ms: longer strings are refused as Go refuses them. */
 export const MAX_GO_DURATION_MS = 9_223_372_036_854.775;
 
+/** {@link MAX_GO_DURATION_MS} as Go prints it (`time.Duration(math.MaxInt64).String()`), for messages. */
+export const MAX_GO_DURATION_TEXT = "2562047h47m16.854775807s";
+
 const UNIT_NS: Readonly<Record<string, bigint>> = Object.freeze({
   ns: 1n,
   us: 1_000n,

@@ -126,7 +126,7 @@ describeEachTransport("scenario faults through HTTP", (t) => {
 
   it("refuses a fault the fault set refuses, at its pointer, and keeps nothing of the document", () => {
     const doubles = createDoubles();
-    expect(() => doubles.load({ runs: { organizations: [{ name: "acme" }] }, faults: [{ service: "runs", answer: "sealed" }] })).toThrow(/\/faults\/0: faults.add: /);
+    expect(() => doubles.load({ runs: { organizations: [{ name: "acme" }] }, faults: [{ service: "runs", answer: "sealed" }] })).toThrow(/\/faults\/0\/answer: faults.add: /);
     expect(doubles.faults.list()).toEqual([]);
     expect(() => doubles.runs.addOrganization("acme")).not.toThrow();
   });

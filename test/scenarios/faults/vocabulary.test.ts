@@ -116,8 +116,8 @@ describe("one vocabulary: wrong names are refused with the nearest valid one", (
 
   it("a scenario document's fault with the old form is refused at its pointer", () => {
     const local = createDoubles();
-    expect(() => local.load({ faults: [{ service: "secrets", route: "GET /v1/sys/health", answer: "sealed" }] })).toThrow(/\/faults\/0: .*did you mean "GET \/sys\/health"\?/);
-    expect(() => local.load({ faults: [{ service: "access-control", answer: "rate-limited" }] })).toThrow(/\/faults\/0: .*did you mean "accessControl"\?/);
+    expect(() => local.load({ faults: [{ service: "secrets", route: "GET /v1/sys/health", answer: "sealed" }] })).toThrow(/\/faults\/0\/route: .*did you mean "GET \/sys\/health"\?/);
+    expect(() => local.load({ faults: [{ service: "access-control", answer: "rate-limited" }] })).toThrow(/\/faults\/0\/service: .*did you mean "accessControl"\?/);
     expect(local.faults.list()).toEqual([]);
   });
 });
