@@ -13,7 +13,8 @@
  */
 import { createRequire } from "node:module";
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
+import type { Agent as HttpsAgent } from "node:https";
+import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import type { SimRequest, SimResponse } from "./message.js";
 import { canonicalOrigin, isOwnedOrigin } from "./owned-origins.js";
 
@@ -59,6 +60,9 @@ const requireHere = createRequire(import.meta.url);
 type ClientRequestConstructor = new (url: URL, options: RequestOptions, callback?: (response: IncomingMessage) => void) => ClientRequest;
 
 let NativeClientRequest: ClientRequestConstructor | undefined;
+// node:https (with net and tls) loads on the first forward: importing the package must not pay for
+// it (docs/decisions/import-cost.md).
+const https = lazyRequire<typeof import("node:https")>("node:https");
 let httpsAgent: HttpsAgent | undefined;
 
 /** node:http's own ClientRequest, whatever nock or @mswjs/interceptors put on `http.ClientRequest`. */
@@ -110,7 +114,7 @@ export async function forward(request: SimRequest, url: URL, options: { readonly
       settled = true;
       reject(new PassthroughError(`passthrough to ${url.origin} failed: ${cause}`));
     };
-    const agent = url.protocol === "https:" ? (httpsAgent ??= new HttpsAgent({ keepAlive: false })) : undefined;
+    const agent = url.protocol === "https:" ? (httpsAgent ??= new (https().Agent)({ keepAlive: false })) : undefined;
     let outgoing: ClientRequest;
     try {
       outgoing = new ClientRequestClass(url, { method: request.method, headers, timeout: timeoutMs, ...(agent === undefined ? {} : { agent }) }, (incoming) => {
