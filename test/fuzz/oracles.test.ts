@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { runFuzz, type RunOptions } from "./harness/run.js";
 import { directHandler, type Transport } from "./harness/transports.js";
-import { buildWorld, type World } from "./harness/world.js";
+import { buildWorld, type TokenClass, type World } from "./harness/world.js";
 import { heldSecrets, liveServices, type FuzzResponse, type HeldSecret } from "./harness/oracles.js";
 import type { FuzzRequest } from "./harness/generate.js";
 import { transcriptDiff } from "./harness/session.js";
@@ -19,10 +19,29 @@ beforeAll(async () => {
   world = await buildWorld(1);
 });
 
-/** The direct handler, except at PLANT_AT where `plant` answers instead. */
-function planted(plant: (request: FuzzRequest, real: () => Promise<FuzzResponse | undefined>, signal: AbortSignal) => Promise<FuzzResponse | undefined>): Transport {
+/** The direct handler, except at `at` (PLANT_AT) where `plant` answers instead. */
+function planted(plant: (request: FuzzRequest, real: () => Promise<FuzzResponse | undefined>, signal: AbortSignal) => Promise<FuzzResponse | undefined>, at = PLANT_AT): Transport {
   const real = directHandler(world.doubles);
-  return { ...real, send: (request, signal) => (request.index === PLANT_AT ? plant(request, () => real.send(request, signal), signal) : real.send(request, signal)) };
+  return { ...real, send: (request, signal) => (request.index === at ? plant(request, () => real.send(request, signal), signal) : real.send(request, signal)) };
+}
+
+/** A handcrafted access-control request (valid, unmutated) at `index` of an episode. */
+function aclRequest(index: number, endpoint: string, path: string, tokenClass: TokenClass, token: string, body?: unknown): FuzzRequest {
+  const json = body === undefined ? undefined : JSON.stringify(body);
+  return {
+    index,
+    service: "accessControl",
+    base: "api",
+    endpoint,
+    method: endpoint.split(" ")[0] ?? "GET",
+    path,
+    query: "",
+    headers: [["X-Acl-Token", token], ...(json === undefined ? [] : ([["Content-Type", "application/json"]] as const))],
+    body: new TextEncoder().encode(json ?? ""),
+    tokenClass,
+    token,
+    mutations: [],
+  };
 }
 
 async function run(transport: Transport, extra: Partial<RunOptions> = {}) {
@@ -105,14 +124,47 @@ describe("the fuzz's oracles", () => {
     expect(leaks.map((v) => v.detail).join("\n")).toMatch(/in a 403 to a \w+ caller/);
   });
 
-  it("do not call a SecretID a leak once the episode gave the under-privileged token acl:write (seed 8 index 148523)", async () => {
-    // An earlier privileged PUT of the episode gives the token-without-policies acl-write; 148523
-    // reads a token with it: the SecretID is its due, not a leak. (Found as 99891 with a trailing
-    // "/."; the index moves whenever the route tables change what the generator picks: rescan for
-    // an under-privileged GET /acl/token/:id answered 200 with a SecretID, issue 23 re-pinned it.)
-    const result = await runFuzz({ seed: 8, start: 148_523, count: 1, world, transport: directHandler(world.doubles), profile: "portable", knownDefects: [], exactly: true });
-    expect(result.transcript[0]).toMatch(/^148523 GET accessControl\.api\/acl\/token\/[0-9a-f-]+\S* -> 200 /);
-    expect(result.findings).toEqual([]);
+  it("do not call a SecretID a leak once the episode gave the under-privileged token acl:write (handcrafted; found as seed 8 index 99891)", async () => {
+    // Found by the fuzz: a privileged PUT of the episode gave the token-without-policies acl-write,
+    // and a later GET /acl/token/:AccessorID with that token was answered its due SecretID. The
+    // episode is handcrafted (a generated index moves whenever the route tables change what the
+    // generator draws): index 0 grants, index 1 reads the bootstrap token's SecretID.
+    const acl = world.doubles.accessControl;
+    const bootstrap = acl.bootstrapToken;
+    const [readerSecret, noneSecret] = world.ids.tokens.accessControl.under;
+    const accessorOf = (secret: string | undefined): string => acl.tokens().find((t) => t.secretId === secret)?.accessorId ?? "";
+    const episode = (grantTo: string | undefined): Record<number, FuzzRequest> => ({
+      0: aclRequest(0, "PUT /acl/token/:AccessorID", `/acl/token/${accessorOf(grantTo)}`, "privileged", bootstrap.secretId, { Description: "granted", Policies: [{ Name: "acl-write" }] }),
+      1: aclRequest(1, "GET /acl/token/:AccessorID", `/acl/token/${bootstrap.accessorId}`, "under", noneSecret ?? ""),
+    });
+    const answers: FuzzResponse[] = [];
+    const real = directHandler(world.doubles);
+    const recording: Transport = {
+      ...real,
+      send: async (request, signal) => {
+        const response = await real.send(request, signal);
+        if (response !== undefined) answers.push(response);
+        return response;
+      },
+    };
+    const handcraft = (requests: Record<number, FuzzRequest>) => (generated: FuzzRequest) => requests[generated.index];
+    const options = { seed: SEED, start: 0, count: 2, world, profile: "portable", knownDefects: [] } as const;
+
+    const granted = await runFuzz({ ...options, transport: recording, handcrafted: handcraft(episode(noneSecret)) });
+    expect(granted.transcript.map((l) => l.split(" -> ")[1]?.slice(0, 3))).toEqual(["200", "200"]);
+    const shown = new TextDecoder().decode(answers[1]?.body);
+    expect(shown).toContain(bootstrap.secretId); // a secret held in state, not sent by the caller
+    expect(heldSecrets(world.initial).map((s) => s.value)).toContain(bootstrap.secretId);
+    expect(granted.findings).toEqual([]);
+
+    // The grant counts for the token it named only: when the read-only neighbour got acl-write, the
+    // same answer (the bootstrap token's own, planted) to the token without policies is a leak.
+    const other = await runFuzz({
+      ...options,
+      transport: planted(async (request, _real, signal) => real.send({ ...request, headers: [["X-Acl-Token", bootstrap.secretId]] }, signal), 1),
+      handcrafted: handcraft(episode(readerSecret)),
+    });
+    expect(other.findings.flatMap((f) => f.violations.map((v) => `${f.index} ${v.oracle}`))).toEqual(["1 secret-leak"]);
   });
 
   it("replay exactly the index asked, even one a known defect skips, and name the last index sent", async () => {

@@ -65,6 +65,12 @@ export interface RunOptions {
   readonly exactly?: boolean;
   /** Stop after this many findings (default 20). */
   readonly maxFindings?: number;
+  /**
+   * Sends this request instead of the generated one (undefined: the generated one), and every
+   * oracle judges it: the oracle tests handcraft an episode's exchanges with it, so they do not
+   * depend on what the route tables make the generator draw. The fuzz itself never sets it.
+   */
+  readonly handcrafted?: (generated: FuzzRequest) => FuzzRequest | undefined;
 }
 
 /** Headers node:http adds to every answer; not part of what the fake decides. */
@@ -183,7 +189,8 @@ export async function runFuzz(options: RunOptions): Promise<RunResult> {
         hash = "";
       }
       const ids: WorldIds = { tokens: world.ids.tokens, pools };
-      const request = generate({ seed, index, endpoints, ids, profile });
+      const generated = generate({ seed, index, endpoints, ids, profile });
+      const request = options.handcrafted?.(generated) ?? generated;
       const defect = options.exactly && index === options.start ? undefined : known.find((d) => d.matches(request, options.defectsAs ?? transport.name));
       if (defect) {
         if (index >= reportFrom) skipped[defect.id] = (skipped[defect.id] ?? 0) + 1;
