@@ -127,8 +127,9 @@ function closeServer(server: Server): Promise<void> {
 async function serve(handler: Handler, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const secret = connectionSecret(req.socket);
   if (sentHeadBytes(req, secret) >= requestHeadLimit()) {
-    // node:http's own answer, byte for byte, and the connection ends (no keep-alive after it).
-    req.socket.end(HEAD_TOO_LARGE_BYTES);
+    // node:http's own answer, byte for byte, and the connection closes: the body after the head
+    // is not read (Go's net/http answers and closes too).
+    answerAndClose(req, HEAD_TOO_LARGE_BYTES);
     return;
   }
   const url = requestUrl(req.url ?? "/", origin, handler);
@@ -301,6 +302,20 @@ function stopReading(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     socket?.setTimeout(250, () => socket.destroy());
   });
+}
+
+/**
+ * Writes `bytes` (a whole HTTP answer) and closes the connection without reading what the client
+ * still sends: reading stops at once (the client's sends back up), the answer goes out with a FIN,
+ * and the socket is destroyed shortly after (the client has had the time to read the answer).
+ */
+function answerAndClose(req: IncomingMessage, bytes: string): void {
+  const socket = req.socket as Socket | null;
+  if (socket === null || socket === undefined) return;
+  req.pause();
+  socket.pause();
+  socket.end(bytes);
+  socket.setTimeout(250, () => socket.destroy());
 }
 
 /**
