@@ -9,12 +9,20 @@ import { DomainError, isDomainError, UsageError, type DomainErrorCode } from "..
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import { isoMillis } from "../simulator/kernel/time.js";
 import { GO_MAX_JSON_DEPTH, goJsonSyntaxMessage, jsonDepthExceeds } from "./go-json-syntax.js";
-import type { Handler } from "./handler.js";
+import type { Handler, RequestHead } from "./handler.js";
 import { journalWire, type JournalEntry } from "./journal.js";
 import { bodyText, empty, json, type HttpService, type Route, type ServiceMount, type SimRequest, type SimResponse } from "./http.js";
 
 /** Path prefix of the control API on the server's origin. */
 export const CONTROL_PREFIX = "/_sim";
+
+/**
+ * The longest request body a `/_sim/` route accepts, in bytes: 8 MiB (a scenario document, JSON or
+ * YAML, included). A longer body is answered 413 in the control API's error shape
+ * (`{"error": {"status": 413, "code": "request_too_large", "message"}}`) and read no further; a
+ * declared `Content-Length` beyond it is not read at all (docs/decisions/security.md).
+ */
+export const CONTROL_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Service name of the control API in the journal (plugin routes are `_sim:<key>`). */
 export const CONTROL_SERVICE = "_sim";
@@ -312,6 +320,17 @@ function errorBody(status: number, code: string, message: string): SimResponse {
   return json(status, { error: { status, code, message } });
 }
 
+/** {@link CONTROL_MAX_BODY_BYTES} as every control service's body limit. */
+const CONTROL_BODY_LIMIT = {
+  maxBytes: CONTROL_MAX_BODY_BYTES,
+  tooLarge: (request: SimRequest): SimResponse =>
+    errorBody(
+      413,
+      "request_too_large",
+      `a control API request body is limited to 8 MiB (${CONTROL_MAX_BODY_BYTES} bytes); ${request.method} ${request.url.pathname} sent more (split a scenario document into several POST /_sim/scenario calls)`,
+    ),
+};
+
 /**
  * A control service: its routes, with library-misuse errors ({@link UsageError}, e.g. a bad
  * argument to a scenario control) answered as 400 instead of a library-bug 500, and a body nested
@@ -324,6 +343,7 @@ function controlService(name: string, routes: readonly Route[], prefix: string):
   return {
     name,
     journaled: false,
+    bodyLimit: CONTROL_BODY_LIMIT,
     routes: routes.map((route) => {
       const label = `${methodLabel(route)} ${prefix}${route.path === "/" ? "" : route.path}`;
       return {
@@ -414,8 +434,29 @@ export function controlRefusal(request: SimRequest, policy: ControlAccessPolicy)
 }
 
 /**
+ * The refusal of a control request from its head alone (what the local server knows before it
+ * reads a body), or `undefined`: a head no browser or ordinary client sends - a second `Host` line
+ * (each of them could name a different server) or an absolute-form target (a proxy's request,
+ * `GET http://host/_sim/clock`) - is 403, then every check of {@link controlRefusal}.
+ * @example controlHeadRefusal({ method: "GET", url, headers, target: url.href, hostLines: 1 }, policy) // 403: absolute-form
+ */
+export function controlHeadRefusal(head: RequestHead, policy: ControlAccessPolicy): SimResponse | undefined {
+  if (head.hostLines > 1) {
+    return errorBody(403, "forbidden", `the control API refuses a request with ${head.hostLines} Host header lines (send one)`);
+  }
+  if (!head.target.startsWith("/")) {
+    return errorBody(403, "forbidden", `the control API answers origin-form targets only (${CONTROL_PREFIX}/...), not an absolute-form target (a proxy request)`);
+  }
+  return controlRefusal({ method: head.method, url: head.url, headers: head.headers, body: EMPTY_BODY }, policy);
+}
+
+const EMPTY_BODY = new Uint8Array();
+
+/**
  * The handler with {@link controlRefusal} in front of every `/_sim/` request (service routes are
- * untouched: real clients send any `Host`). Refused requests change nothing and are not journalled.
+ * untouched: real clients send any `Host`), asked by the local server from the head, before any
+ * body byte is read ({@link Handler.admit}, {@link controlHeadRefusal}), and again when the request
+ * is handled. Refused requests change nothing and are not journalled.
  * @example const guarded = guardControl(doubles.handlerFor(origin), { allowedHosts: ["127.0.0.1:8080"] });
  */
 export function guardControl(handler: Handler, policy: ControlAccessPolicy): Handler {
@@ -438,6 +479,7 @@ export function guardControl(handler: Handler, policy: ControlAccessPolicy): Han
     owns: (url) => handler.owns(url),
     maxBodyBytes: (url) => handler.maxBodyBytes(url),
     clearJournal: () => handler.clearJournal(),
+    admit: (head) => (isControlPath(head.url.pathname) ? controlHeadRefusal(head, policy) : handler.admit?.(head)),
     handle: async (request) => {
       if (isControlPath(request.url.pathname)) {
         const refusal = controlRefusal(request, policy);
@@ -505,8 +547,9 @@ function originAllowed(origin: string, allowed: readonly string[]): boolean {
   } catch {
     return false;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  return hostAllowed(url.port === "" ? `${url.hostname}:${url.protocol === "https:" ? 443 : 80}` : url.host, allowed);
+  // The server speaks http only: an https (or any other) origin is never this server's page.
+  if (url.protocol !== "http:") return false;
+  return hostAllowed(url.port === "" ? `${url.hostname}:80` : url.host, allowed);
 }
 
 function isJsonType(contentType: string | undefined): boolean {

@@ -134,6 +134,28 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   }
   const url = requestUrl(req.url ?? "/", origin, handler);
   const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  // Repeated lines folded by the rule every in-process transport applies too (header-values.ts).
+  const headers = requestHeaders(req.rawHeaders);
+  // The tracker's header carries the connection's secret; a client's own copy (possible once the
+  // tracker passes a connection through) does not, and is dropped unread.
+  const original = originalMethod(headers[ORIGINAL_METHOD_HEADER], secret);
+  if (headers[ORIGINAL_METHOD_HEADER] !== undefined) delete headers[ORIGINAL_METHOD_HEADER];
+  // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
+  // becomes a DELETE here either.
+  const override = req.method === "GET" && headers[METHOD_OVERRIDE_HEADER]?.trim().toUpperCase() === "LIST" ? "LIST" : undefined;
+  // Case-sensitive, as in Go's net/http: a client's `delete` stays `delete` (an unknown method).
+  const method = original ?? override ?? req.method ?? "GET";
+  // Decided from the head alone (the /_sim/ guard): a refused request's body is never read.
+  const refusal = handler.admit?.({ method, url, headers, target: req.url ?? "/", hostLines: hostLines(req.rawHeaders) });
+  if (refusal !== undefined) {
+    if (hasBody) stopReading(req, res);
+    else {
+      req.resume();
+      res.shouldKeepAlive = false;
+    }
+    send(res, refusal, method === "HEAD");
+    return;
+  }
   let read: { chunks: Buffer[]; tooLarge: boolean } = NO_BODY;
   if (hasBody) {
     const body = await readBody(req, handler.maxBodyBytes(url));
@@ -148,17 +170,6 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   }
   const chunks = read.chunks;
   let answered = false;
-  // Repeated lines folded by the rule every in-process transport applies too (header-values.ts).
-  const headers = requestHeaders(req.rawHeaders);
-  // The tracker's header carries the connection's secret; a client's own copy (possible once the
-  // tracker passes a connection through) does not, and is dropped unread.
-  const original = originalMethod(headers[ORIGINAL_METHOD_HEADER], secret);
-  if (headers[ORIGINAL_METHOD_HEADER] !== undefined) delete headers[ORIGINAL_METHOD_HEADER];
-  // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
-  // becomes a DELETE here either.
-  const override = req.method === "GET" && headers[METHOD_OVERRIDE_HEADER]?.trim().toUpperCase() === "LIST" ? "LIST" : undefined;
-  // Case-sensitive, as in Go's net/http: a client's `delete` stays `delete` (an unknown method).
-  const method = original ?? override ?? req.method ?? "GET";
   const request = new ServedRequest(method, url, headers, chunks.length === 0 ? new Uint8Array() : new Uint8Array(Buffer.concat(chunks)), read.tooLarge);
   res.on("close", () => {
     if (!answered) request.leave();
@@ -232,6 +243,16 @@ function dropConnection(req: IncomingMessage, drop: "reset" | "hang-up"): void {
   if (socket === null || socket === undefined) return;
   if (drop === "reset" && typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
   else socket.destroy();
+}
+
+/** How many `Host` lines a head carried (raw, before any folding). */
+function hostLines(raw: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] ?? "";
+    if (name.length === 4 && name.toLowerCase() === "host") count++;
+  }
+  return count;
 }
 
 /**
