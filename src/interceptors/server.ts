@@ -191,6 +191,10 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
     dropConnection(req, response.drop);
     return;
   }
+  if (response.stream !== undefined) {
+    await sendStream(res, response, response.stream, method === "HEAD");
+    return;
+  }
   send(res, response, method === "HEAD");
 }
 
@@ -337,6 +341,43 @@ function answerAndClose(req: IncomingMessage, bytes: string): void {
   socket.pause();
   socket.end(bytes);
   socket.setTimeout(250, () => socket.destroy());
+}
+
+/**
+ * Writes a streamed answer ({@link SimResponse.stream}) chunked: one piece at a time, waiting for
+ * the socket to drain when its buffer is full and yielding to the event loop after every piece
+ * (other requests are answered in between). Stops when the client goes away.
+ */
+async function sendStream(res: ServerResponse, response: SimResponse, stream: () => Iterable<string>, head: boolean): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    const lower = name.toLowerCase();
+    if (lower !== "content-length" && lower !== "transfer-encoding") headers[name] = value;
+  }
+  try {
+    res.writeHead(response.status, headers);
+    if (head) {
+      res.end();
+      return;
+    }
+    for (const piece of stream()) {
+      if (res.destroyed) return;
+      if (!res.write(piece)) await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.once("drain", done);
+        res.once("close", done);
+      });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (!res.destroyed) res.end();
+  } catch {
+    // A piece failed to build after the status went out: the client sees a cut-off body.
+    res.destroy();
+  }
 }
 
 /**
