@@ -6,7 +6,7 @@
  * @module infra-doubles
  */
 export * from "./simulator/index.js";
-export { createHandler, type AnswerObserver, type Handler, type HandlerOptions } from "./interceptors/handler.js";
+export { createHandler, type AnswerObserver, type Handler, type HandlerOptions, type RequestHead } from "./interceptors/handler.js";
 export {
   DEFAULT_JOURNAL_BODY_BYTES,
   DEFAULT_JOURNAL_LIMIT,
