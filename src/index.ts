@@ -6,7 +6,7 @@
  * @module infra-doubles
  */
 export * from "./simulator/index.js";
-export { createHandler, type AnswerObserver, type AnsweredBy, type Handler, type HandlerOptions } from "./interceptors/handler.js";
+export { createHandler, type AnswerObserver, type AnsweredBy, type Handler, type HandlerOptions, type RequestHead } from "./interceptors/handler.js";
 export type { AnswerFallback, UserRouteCall, UserRouteEntry, UserRouteMatch } from "./interceptors/user-routes.js";
 export {
   DEFAULT_JOURNAL_BODY_BYTES,

@@ -3,6 +3,7 @@
  * their validation, and the usage text.
  */
 import { parseArgs } from "node:util";
+import { bindsBeyondLoopback } from "../interceptors/control.js";
 
 /** Default port of `infra-doubles serve`. */
 export const DEFAULT_PORT = 8080;
@@ -49,7 +50,8 @@ Options:
                    secrets) to the real server at URL, e.g. secrets=http://127.0.0.1:8200 (after
                    the service's routes, before its 404; journalled as passed through; 502 when
                    it cannot be reached); repeatable, once per service
-      --seed N     seed of ids and secrets (default 1): same seed, same calls, same responses
+      --seed N     seed of ids and secrets (default 1 on loopback; bound beyond loopback, a
+                   random seed, printed at start): same seed, same calls, same responses
       --scenario FILE
                    serve this scenario document (JSON or YAML) INSTEAD of the default scenario
                    (same document and seed, same ids as run and createDoubles); POST /_sim/reset
@@ -82,6 +84,11 @@ export interface ServeCommand {
   readonly host: string;
   /** Integer seed, or any other text as a string seed. */
   readonly seed: number | string;
+  /**
+   * No `--seed` and a host beyond loopback: the CLI draws a random seed instead of `seed` (1), so
+   * the services' tokens cannot be guessed from the network (docs/decisions/security.md).
+   */
+  readonly drawSeed?: true;
   readonly json: boolean;
   /** Extra `Host` names the control API answers (`--allowed-host`, repeatable). */
   readonly allowedHosts: readonly string[];
@@ -205,6 +212,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     port,
     host,
     seed,
+    ...(values.seed === undefined && bindsBeyondLoopback(host) ? { drawSeed: true as const } : {}),
     json: values.json ?? false,
     allowedHosts: allowedHosts.map((name) => name.trim()),
     ...(controlToken === undefined ? {} : { controlToken }),

@@ -2,6 +2,7 @@
  * The `infra-doubles` command line as a function of its arguments and its process streams, so it
  * runs in-process in tests: parse, start, print, wait for SIGINT/SIGTERM, close, return the exit code.
  */
+import { randomBytes } from "node:crypto";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
 import { parseCommand, USAGE } from "./args.js";
 import { runScenarioFile } from "./run.js";
@@ -45,12 +46,16 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
   if (command.command === "run") {
     return runScenarioFile(command.file, { seed: command.seed, ...(command.start === undefined ? {} : { start: command.start }) }, io.stdout, io.stderr);
   }
+  // Bound beyond loopback without --seed: a random seed (128 bits, as hex), so the default
+  // scenario's tokens are not the same well-known ones on every machine. Drawn here, in the CLI
+  // only: the library stays deterministic (same seed, same bytes).
+  const seed = command.drawSeed === true ? randomBytes(16).toString("hex") : command.seed;
   let dev;
   try {
     dev = await startDevServer({
       port: command.port,
       host: command.host,
-      seed: command.seed,
+      seed,
       allowedHosts: command.allowedHosts,
       ...(command.controlToken === undefined ? {} : { controlToken: command.controlToken }),
       ...(command.split ? { split: true, ports: command.ports ?? {} } : {}),
@@ -72,6 +77,9 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
   }
   const warning = devServerWarning(dev);
   if (warning !== undefined) io.stderr.write(warning);
+  if (command.drawSeed === true) {
+    io.stderr.write(`infra-doubles: no --seed given on ${command.host}: drew the random seed ${String(seed)} (the services' ids and tokens follow from it; --seed ${String(seed)} gives the same ones again)\n`);
+  }
   io.stdout.write(command.json ? `${devServerJson(dev)}\n` : devServerBanner(dev));
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -43,12 +43,14 @@ export function runScenarioFile(
   try {
     const loaded = doubles.load(parseScenarioText(text, formatOf(file, text), file) as ScenarioDocument);
     if (loaded.document.description !== undefined) lines.push(`# ${loaded.document.description.trim().replace(/\n/g, "\n# ")}`);
-    lines.push(`loaded at ${isoMillis(loaded.loadedAt)}`, ...describeNames(loaded.names).map((line) => `  ${line}`));
+    lines.push(`loaded at ${isoMillis(loaded.loadedAt)}`);
+    for (const line of describeNames(loaded.names)) lines.push(`  ${line}`);
     out.write(`${lines.join("\n")}\n`);
     lines.length = 0;
     const transcript = loaded.play();
-    lines.push(...transcript.lines, `${transcript.passed} expectation${transcript.passed === 1 ? "" : "s"} passed, ${transcript.failed} failed`);
-    out.write(`${lines.join("\n")}\n`);
+    // Written as they are, not spread into a call: a timeline of any length has as many lines.
+    if (transcript.lines.length > 0) out.write(`${transcript.lines.join("\n")}\n`);
+    out.write(`${transcript.passed} expectation${transcript.passed === 1 ? "" : "s"} passed, ${transcript.failed} failed\n`);
     return transcript.ok ? 0 : EXIT_EXPECTATION_FAILED;
   } catch (error) {
     if (lines.length > 0) out.write(`${lines.join("\n")}\n`);

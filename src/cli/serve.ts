@@ -215,7 +215,7 @@ export function devServerWarning(dev: Pick<DevServer, "host">): string | undefin
   if (!bindsBeyondLoopback(dev.host)) return undefined;
   return (
     `infra-doubles: WARNING: listening on ${dev.host}, beyond this machine. Anyone who can reach the port can call the ` +
-    `simulated services with the default scenario's well-known tokens (same seed, same tokens). The ${CONTROL_PREFIX}/ ` +
+    `simulated services with the tokens printed here (same seed, same tokens: without --seed the CLI draws a random seed). The ${CONTROL_PREFIX}/ ` +
     `control API needs the control token in the ${headerName()} header. Bind to 127.0.0.1 unless other machines must connect.\n`
   );
 }

@@ -9,12 +9,20 @@ import { DomainError, isDomainError, UsageError, type DomainErrorCode } from "..
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import { isoMillis } from "../simulator/kernel/time.js";
 import { GO_MAX_JSON_DEPTH, goJsonSyntaxMessage, jsonDepthExceeds } from "./go-json-syntax.js";
-import type { Handler } from "./handler.js";
+import type { Handler, RequestHead } from "./handler.js";
 import { journalWire, type JournalEntry } from "./journal.js";
 import { bodyText, empty, json, type HttpService, type Route, type ServiceMount, type SimRequest, type SimResponse } from "./http.js";
 
 /** Path prefix of the control API on the server's origin. */
 export const CONTROL_PREFIX = "/_sim";
+
+/**
+ * The longest request body a `/_sim/` route accepts, in bytes: 8 MiB (a scenario document, JSON or
+ * YAML, included). A longer body is answered 413 in the control API's error shape
+ * (`{"error": {"status": 413, "code": "request_too_large", "message"}}`) and read no further; a
+ * declared `Content-Length` beyond it is not read at all (docs/decisions/security.md).
+ */
+export const CONTROL_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Service name of the control API in the journal (plugin routes are `_sim:<key>`). */
 export const CONTROL_SERVICE = "_sim";
@@ -78,7 +86,7 @@ export interface ClockView {
  * | `POST /_sim/reset` | | `options.reset()` (`doubles.reset()`: the starting state, the clock back at its start when the doubles own it, the starting faults, the journal emptied); `{"reset": true, "now", "epochMs", "advanceable"}` |
  * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool}` |
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
- * | `GET /_sim/journal` | | `{"entries": [{"seq", "at", "epochMs", "durationMs", "service", "method", "url", "route", "operation", "status", "fault", "headers", "requestBody", "responseHeaders", "responseBody", "configurationFiles"?}]}` (service requests only; bodies as `{"text" or "base64", "size", "truncated"}`; credentials in the query, headers and JSON bodies masked as `***` unless `?reveal=true`) |
+ * | `GET /_sim/journal` | `?limit=N&after=SEQ&format=json\|ndjson&reveal=true`, all optional | streamed in pieces; `{"entries": [{"seq", "at", "epochMs", "durationMs", "service", "method", "url", "route", "operation", "status", "fault", "headers", "requestBody", "responseHeaders", "responseBody", "configurationFiles"?}], "next"?: seq}` (service requests only, oldest first: after `after` (exclusive), at most `limit`, `next` the `after` of the next page when one remains; `format=ndjson`: one entry per line; bodies as `{"text" or "base64", "size", "truncated"}`; credentials in the query, headers and JSON bodies masked as `***` unless `?reveal=true`) |
  * | `DELETE /_sim/journal` | | 204, journal emptied |
  * | `POST /_sim/faults` | a fault, e.g. `{"service": "runs", "route": "POST /runs/:run_id/actions/apply", "answer": "rate-limited", "times": 1}` | 201 `{"fault": {"id": "fault-1", ..., "seen": 0, "applied": 0}}`; 400 a bad definition |
  * | `GET /_sim/faults` | | `{"faults": [...]}` |
@@ -164,16 +172,11 @@ function coreRoutes(options: ControlApiOptions, plugins: readonly { readonly pre
     {
       method: "GET",
       path: "/journal",
-      doc: { answer: '200 {"entries": [{"at", "epochMs", "service", "method", "url", "status", "headers"}]} (credentials masked unless ?reveal=true)' },
-      handler: ({ query }) => {
-        const reveal = query.get(REVEAL_PARAMETER)?.toLowerCase() === "true";
-        return json(200, {
-          entries: options
-            .journal()
-            .filter((entry) => !entry.service?.startsWith(CONTROL_SERVICE))
-            .map((entry) => journalWire(entry, reveal)),
-        });
+      doc: {
+        answer:
+          '200 {"entries": [{"seq", "at", "epochMs", "service", "method", "url", "status", "headers", ...}], "next"?: seq} (credentials masked unless ?reveal=true; ?limit=N&after=SEQ pages, "next" is the after= of the next page; ?format=ndjson: one entry per line)',
       },
+      handler: ({ query }) => journalAnswer(options.journal(), query),
     },
     {
       method: "DELETE",
@@ -188,6 +191,65 @@ function coreRoutes(options: ControlApiOptions, plugins: readonly { readonly pre
     ...(options.coverage === undefined ? [] : [coverageRoute(options.coverage)]),
   ];
   return routes;
+}
+
+/** Characters of serialised entries the journal answer gathers before it hands a piece to the server. */
+const JOURNAL_PIECE_CHARS = 64 * 1024;
+
+/**
+ * `GET /_sim/journal`: service entries (control requests are never journalled), after `?after=SEQ`
+ * (exclusive), at most `?limit=N` of them, as `{"entries": [...], "next"?: seq}` or, with
+ * `?format=ndjson`, one entry per line. Streamed ({@link SimResponse.stream}): each entry is
+ * serialised only when the server asks for the next piece, so a full journal (1,000 entries of
+ * 16 KiB bodies: 17 MB) never holds the event loop for more than a few entries.
+ * @throws the control API's 400 `invalid` for a `limit` that is not a whole number above 0, an
+ *   `after` that is not a whole number, or a `format` other than `json` and `ndjson`.
+ */
+function journalAnswer(all: readonly JournalEntry[], query: URLSearchParams): SimResponse {
+  const reveal = query.get(REVEAL_PARAMETER)?.toLowerCase() === "true";
+  const limit = wholeParameter(query, "limit", 1);
+  const after = wholeParameter(query, "after", 0) ?? 0;
+  const format = query.get("format") ?? "json";
+  if (format !== "json" && format !== "ndjson") throw controlError("invalid", "read journal", `format must be json or ndjson; got ${JSON.stringify(format)}`);
+  const entries: JournalEntry[] = [];
+  let more = false;
+  for (const entry of all) {
+    if (entry.seq <= after || entry.service?.startsWith(CONTROL_SERVICE) === true) continue;
+    if (limit !== undefined && entries.length === limit) {
+      more = true;
+      break;
+    }
+    entries.push(entry);
+  }
+  const next = more ? entries.at(-1)?.seq : undefined;
+  const ndjson = format === "ndjson";
+  return {
+    status: 200,
+    headers: { "content-type": ndjson ? "application/x-ndjson" : "application/json" },
+    stream: function* pieces() {
+      let piece = ndjson ? "" : '{"entries":[';
+      for (const [index, entry] of entries.entries()) {
+        const text = JSON.stringify(journalWire(entry, reveal));
+        piece += ndjson ? `${text}\n` : index === 0 ? text : `,${text}`;
+        if (piece.length >= JOURNAL_PIECE_CHARS) {
+          yield piece;
+          piece = "";
+        }
+      }
+      if (!ndjson) piece += next === undefined ? "]}" : `],"next":${next}}`;
+      if (piece !== "") yield piece;
+    },
+  };
+}
+
+/** A whole-number query parameter of at least `min` (`undefined` when absent). */
+function wholeParameter(query: URLSearchParams, name: string, min: number): number | undefined {
+  const text = query.get(name);
+  if (text === null) return undefined;
+  if (!/^\d{1,15}$/.test(text) || Number(text) < min) {
+    throw controlError("invalid", "read journal", `${name} must be a whole number of at least ${min}; got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
 }
 
 /** `GET /_sim/coverage`: what the requests so far exercised (docs/guides/see-what-your-tests-never-exercised.md). */
@@ -312,6 +374,17 @@ function errorBody(status: number, code: string, message: string): SimResponse {
   return json(status, { error: { status, code, message } });
 }
 
+/** {@link CONTROL_MAX_BODY_BYTES} as every control service's body limit. */
+const CONTROL_BODY_LIMIT = {
+  maxBytes: CONTROL_MAX_BODY_BYTES,
+  tooLarge: (request: SimRequest): SimResponse =>
+    errorBody(
+      413,
+      "request_too_large",
+      `a control API request body is limited to 8 MiB (${CONTROL_MAX_BODY_BYTES} bytes); ${request.method} ${request.url.pathname} sent more (split a scenario document into several POST /_sim/scenario calls)`,
+    ),
+};
+
 /**
  * A control service: its routes, with library-misuse errors ({@link UsageError}, e.g. a bad
  * argument to a scenario control) answered as 400 instead of a library-bug 500, and a body nested
@@ -324,6 +397,7 @@ function controlService(name: string, routes: readonly Route[], prefix: string):
   return {
     name,
     journaled: false,
+    bodyLimit: CONTROL_BODY_LIMIT,
     routes: routes.map((route) => {
       const label = `${methodLabel(route)} ${prefix}${route.path === "/" ? "" : route.path}`;
       return {
@@ -414,8 +488,29 @@ export function controlRefusal(request: SimRequest, policy: ControlAccessPolicy)
 }
 
 /**
+ * The refusal of a control request from its head alone (what the local server knows before it
+ * reads a body), or `undefined`: a head no browser or ordinary client sends - a second `Host` line
+ * (each of them could name a different server) or an absolute-form target (a proxy's request,
+ * `GET http://host/_sim/clock`) - is 403, then every check of {@link controlRefusal}.
+ * @example controlHeadRefusal({ method: "GET", url, headers, target: url.href, hostLines: 1 }, policy) // 403: absolute-form
+ */
+export function controlHeadRefusal(head: RequestHead, policy: ControlAccessPolicy): SimResponse | undefined {
+  if (head.hostLines > 1) {
+    return errorBody(403, "forbidden", `the control API refuses a request with ${head.hostLines} Host header lines (send one)`);
+  }
+  if (!head.target.startsWith("/")) {
+    return errorBody(403, "forbidden", `the control API answers origin-form targets only (${CONTROL_PREFIX}/...), not an absolute-form target (a proxy request)`);
+  }
+  return controlRefusal({ method: head.method, url: head.url, headers: head.headers, body: EMPTY_BODY }, policy);
+}
+
+const EMPTY_BODY = new Uint8Array();
+
+/**
  * The handler with {@link controlRefusal} in front of every `/_sim/` request (service routes are
- * untouched: real clients send any `Host`). Refused requests change nothing and are not journalled.
+ * untouched: real clients send any `Host`), asked by the local server from the head, before any
+ * body byte is read ({@link Handler.admit}, {@link controlHeadRefusal}), and again when the request
+ * is handled. Refused requests change nothing and are not journalled.
  * @example const guarded = guardControl(doubles.handlerFor(origin), { allowedHosts: ["127.0.0.1:8080"] });
  */
 export function guardControl(handler: Handler, policy: ControlAccessPolicy): Handler {
@@ -438,6 +533,7 @@ export function guardControl(handler: Handler, policy: ControlAccessPolicy): Han
     owns: (url) => handler.owns(url),
     maxBodyBytes: (url) => handler.maxBodyBytes(url),
     clearJournal: () => handler.clearJournal(),
+    admit: (head) => (isControlPath(head.url.pathname) ? controlHeadRefusal(head, policy) : handler.admit?.(head)),
     handle: async (request) => {
       if (isControlPath(request.url.pathname)) {
         const refusal = controlRefusal(request, policy);
@@ -505,8 +601,9 @@ function originAllowed(origin: string, allowed: readonly string[]): boolean {
   } catch {
     return false;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  return hostAllowed(url.port === "" ? `${url.hostname}:${url.protocol === "https:" ? 443 : 80}` : url.host, allowed);
+  // The server speaks http only: an https (or any other) origin is never this server's page.
+  if (url.protocol !== "http:") return false;
+  return hostAllowed(url.port === "" ? `${url.hostname}:80` : url.host, allowed);
 }
 
 function isJsonType(contentType: string | undefined): boolean {

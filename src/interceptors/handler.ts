@@ -55,6 +55,21 @@ export type AnsweredBy = "user route" | "passthrough";
  */
 export type AnswerObserver = (service: string, endpoint: string | undefined, status: number, answeredBy?: AnsweredBy) => void;
 
+/**
+ * A request as the server knows it before reading its body: what {@link Handler.admit} decides on.
+ * @example { method: "POST", url: new URL("http://127.0.0.1:8080/_sim/reset"), headers: { host: "127.0.0.1:8080" }, target: "/_sim/reset", hostLines: 1 }
+ */
+export interface RequestHead {
+  readonly method: string;
+  readonly url: URL;
+  /** Lower-case names, repeated lines folded as the services read them (`requestHeaders`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The request target as sent: origin-form `/path?query`, or absolute-form `http://host/path`. */
+  readonly target: string;
+  /** How many `Host` lines the head carried (folding keeps the first only). */
+  readonly hostLines: number;
+}
+
 /** The transport-free handler. */
 export interface Handler {
   readonly sim: Simulator;
@@ -79,6 +94,13 @@ export interface Handler {
    * `bodyTooLarge` instead.
    */
   maxBodyBytes(url: URL): number | undefined;
+  /**
+   * Asked by the local server with the request's head, before any byte of its body is read: an
+   * answer refuses the request there (its body is never read and the connection closes after the
+   * answer), `undefined` lets it through. The `/_sim/` guard answers its Host, Origin, token and
+   * content-type refusals here (docs/decisions/security.md); a handler without it admits all.
+   */
+  admit?(head: RequestHead): SimResponse | undefined;
 }
 
 /**

@@ -30,6 +30,13 @@ export interface SimResponse {
   /** A string is sent as UTF-8. `undefined` sends no body. */
   readonly body?: string | Uint8Array;
   /**
+   * A body produced piece by piece instead of `body` (the `/_sim/journal` answer): the local server
+   * writes each piece as it comes (chunked, no `Content-Length`), waiting for the socket to drain
+   * and yielding to the event loop between pieces, so a long body never holds other requests up.
+   * Served by the local server only (the control API exists there only).
+   */
+  readonly stream?: () => Iterable<string>;
+  /**
    * Set by a fault: the transport drops the connection instead of sending this answer (`reset`:
    * the connection is reset; `hang-up`: closed before any answer). Status, headers and body are
    * then not sent.

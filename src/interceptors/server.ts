@@ -127,12 +127,35 @@ function closeServer(server: Server): Promise<void> {
 async function serve(handler: Handler, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const secret = connectionSecret(req.socket);
   if (sentHeadBytes(req, secret) >= requestHeadLimit()) {
-    // node:http's own answer, byte for byte, and the connection ends (no keep-alive after it).
-    req.socket.end(HEAD_TOO_LARGE_BYTES);
+    // node:http's own answer, byte for byte, and the connection closes: the body after the head
+    // is not read (Go's net/http answers and closes too).
+    answerAndClose(req, HEAD_TOO_LARGE_BYTES);
     return;
   }
   const url = requestUrl(req.url ?? "/", origin, handler);
   const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  // Repeated lines folded by the rule every in-process transport applies too (header-values.ts).
+  const headers = requestHeaders(req.rawHeaders);
+  // The tracker's header carries the connection's secret; a client's own copy (possible once the
+  // tracker passes a connection through) does not, and is dropped unread.
+  const original = originalMethod(headers[ORIGINAL_METHOD_HEADER], secret);
+  if (headers[ORIGINAL_METHOD_HEADER] !== undefined) delete headers[ORIGINAL_METHOD_HEADER];
+  // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
+  // becomes a DELETE here either.
+  const override = req.method === "GET" && headers[METHOD_OVERRIDE_HEADER]?.trim().toUpperCase() === "LIST" ? "LIST" : undefined;
+  // Case-sensitive, as in Go's net/http: a client's `delete` stays `delete` (an unknown method).
+  const method = original ?? override ?? req.method ?? "GET";
+  // Decided from the head alone (the /_sim/ guard): a refused request's body is never read.
+  const refusal = handler.admit?.({ method, url, headers, target: req.url ?? "/", hostLines: hostLines(req.rawHeaders) });
+  if (refusal !== undefined) {
+    if (hasBody) stopReading(req, res);
+    else {
+      req.resume();
+      res.shouldKeepAlive = false;
+    }
+    send(res, refusal, method === "HEAD");
+    return;
+  }
   let read: { chunks: Buffer[]; tooLarge: boolean } = NO_BODY;
   if (hasBody) {
     const body = await readBody(req, handler.maxBodyBytes(url));
@@ -147,17 +170,6 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   }
   const chunks = read.chunks;
   let answered = false;
-  // Repeated lines folded by the rule every in-process transport applies too (header-values.ts).
-  const headers = requestHeaders(req.rawHeaders);
-  // The tracker's header carries the connection's secret; a client's own copy (possible once the
-  // tracker passes a connection through) does not, and is dropped unread.
-  const original = originalMethod(headers[ORIGINAL_METHOD_HEADER], secret);
-  if (headers[ORIGINAL_METHOD_HEADER] !== undefined) delete headers[ORIGINAL_METHOD_HEADER];
-  // Only a GET may ask to be a LIST: the real services honour no override, so a POST never
-  // becomes a DELETE here either.
-  const override = req.method === "GET" && headers[METHOD_OVERRIDE_HEADER]?.trim().toUpperCase() === "LIST" ? "LIST" : undefined;
-  // Case-sensitive, as in Go's net/http: a client's `delete` stays `delete` (an unknown method).
-  const method = original ?? override ?? req.method ?? "GET";
   const request = new ServedRequest(method, url, headers, chunks.length === 0 ? new Uint8Array() : new Uint8Array(Buffer.concat(chunks)), read.tooLarge);
   res.on("close", () => {
     if (!answered) request.leave();
@@ -177,6 +189,10 @@ async function serve(handler: Handler, origin: string, req: IncomingMessage, res
   if (res.destroyed || res.writableEnded) return;
   if (response.drop !== undefined) {
     dropConnection(req, response.drop);
+    return;
+  }
+  if (response.stream !== undefined) {
+    await sendStream(res, response, response.stream, method === "HEAD");
     return;
   }
   send(res, response, method === "HEAD");
@@ -231,6 +247,16 @@ function dropConnection(req: IncomingMessage, drop: "reset" | "hang-up"): void {
   if (socket === null || socket === undefined) return;
   if (drop === "reset" && typeof socket.resetAndDestroy === "function") socket.resetAndDestroy();
   else socket.destroy();
+}
+
+/** How many `Host` lines a head carried (raw, before any folding). */
+function hostLines(raw: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] ?? "";
+    if (name.length === 4 && name.toLowerCase() === "host") count++;
+  }
+  return count;
 }
 
 /**
@@ -301,6 +327,57 @@ function stopReading(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     socket?.setTimeout(250, () => socket.destroy());
   });
+}
+
+/**
+ * Writes `bytes` (a whole HTTP answer) and closes the connection without reading what the client
+ * still sends: reading stops at once (the client's sends back up), the answer goes out with a FIN,
+ * and the socket is destroyed shortly after (the client has had the time to read the answer).
+ */
+function answerAndClose(req: IncomingMessage, bytes: string): void {
+  const socket = req.socket as Socket | null;
+  if (socket === null || socket === undefined) return;
+  req.pause();
+  socket.pause();
+  socket.end(bytes);
+  socket.setTimeout(250, () => socket.destroy());
+}
+
+/**
+ * Writes a streamed answer ({@link SimResponse.stream}) chunked: one piece at a time, waiting for
+ * the socket to drain when its buffer is full and yielding to the event loop after every piece
+ * (other requests are answered in between). Stops when the client goes away.
+ */
+async function sendStream(res: ServerResponse, response: SimResponse, stream: () => Iterable<string>, head: boolean): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    const lower = name.toLowerCase();
+    if (lower !== "content-length" && lower !== "transfer-encoding") headers[name] = value;
+  }
+  try {
+    res.writeHead(response.status, headers);
+    if (head) {
+      res.end();
+      return;
+    }
+    for (const piece of stream()) {
+      if (res.destroyed) return;
+      if (!res.write(piece)) await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.once("drain", done);
+        res.once("close", done);
+      });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (!res.destroyed) res.end();
+  } catch {
+    // A piece failed to build after the status went out: the client sees a cut-off body.
+    res.destroy();
+  }
 }
 
 /**

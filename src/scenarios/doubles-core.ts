@@ -203,6 +203,7 @@ function deferredHandler(sim: Simulator, current: () => Handler | undefined): Ha
     clearJournal: () => current()?.clearJournal(),
     owns: (url) => current()?.owns(url) ?? false,
     maxBodyBytes: (url) => current()?.maxBodyBytes(url),
+    admit: (head) => current()?.admit?.(head),
     handle: async (request) =>
       (await current()?.handle(request)) ?? {
         status: 503,

@@ -127,7 +127,7 @@ function secretsRouteNames(pipeline: SecretsPipeline, sim: Simulator | undefined
   const names = [...HEALTH_ENDPOINTS];
   for (const route of pipeline.coreRoutes) for (const operation of route.operations) names.push(coreEndpoint(route, operation));
   const mounts: { path: string; type: string }[] = Object.keys(pipeline.engineHttp).map((type) => ({ path: type, type }));
-  if (sim !== undefined) mounts.push(...sim.read<SecretsState, { path: string; type: string }[]>(SECRETS, (ctx) => Object.values(ctx.state.mounts).map((m) => ({ path: m.path, type: m.type }))));
+  if (sim !== undefined) for (const mount of sim.read<SecretsState, { path: string; type: string }[]>(SECRETS, (ctx) => Object.values(ctx.state.mounts).map((m) => ({ path: m.path, type: m.type })))) mounts.push(mount);
   for (const mount of mounts) {
     for (const route of pipeline.engineHttp[mount.type]?.routes ?? []) for (const operation of route.operations) names.push(`${SPEC_METHOD[operation]} /${mount.path}${route.path}`);
   }

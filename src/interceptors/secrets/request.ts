@@ -66,12 +66,15 @@ export function unsupportedOperation(): ReturnType<typeof secretsError> {
 }
 
 /**
- * The request data: the JSON body (an object; `{}` when empty), or for reads and lists without a
- * body, the query parameters (except `list`) as strings, as the real service passes them.
+ * The request data: the JSON body (an object; `{}` when empty), or for reads and lists the query
+ * parameters (except `list`) as strings, as the real service passes them (it never parses the
+ * body of a `GET` or `LIST`).
  * @throws {DomainError} 400 `failed to parse JSON input: ...` for a body that is not a JSON object.
  */
 export function requestData(request: SimRequest, operation: Operation): Record<string, unknown> {
-  const text = bodyText(request);
+  // Reads and lists take their data from the query only: the real service parses a body for
+  // writes alone, so a GET's body (an empty chunked one included) is never read, on every transport.
+  const text = operation === "read" || operation === "list" ? "" : bodyText(request);
   if (text.trim() === "") {
     if (operation !== "read" && operation !== "list") return {};
     const data: Record<string, unknown> = {};

@@ -15,7 +15,7 @@ import type { SecretsState } from "../../simulator/secrets/state.js";
 import { cloudScenario } from "../secrets/cloud/cloud-scenario.js";
 import { sshScenario } from "../secrets/ssh/ssh-scenario.js";
 import { ScenarioDocumentError } from "./errors.js";
-import { loadScenario, type ScenarioNames, type ScenarioTarget } from "./load.js";
+import { loadScenario, type LoadedScenario, type ScenarioNames, type ScenarioTarget } from "./load.js";
 import { NameResolver } from "./target.js";
 import { parseScenarioText } from "./parse.js";
 import type { ScenarioDocument } from "./types.js";
@@ -424,10 +424,23 @@ export function documentControlRoutes(target: ScenarioTarget, service: "runs" | 
 }
 
 /**
+ * The most timeline steps `POST /_sim/scenario` takes: 10,000. Checking and loading a document is
+ * synchronous (about 10 us a step), so a longer timeline is refused whole (400, pointer
+ * `/timeline`) rather than holding every other request up; `infra-doubles run FILE` and
+ * `doubles.load()` take timelines of any length.
+ */
+export const MAX_POSTED_TIMELINE_STEPS = 10_000;
+
+/** Steps `?play=true` plays between two turns of the event loop (about 3 ms of work). */
+const PLAY_SLICE_STEPS = 100;
+
+/**
  * `POST /_sim/scenario`: loads a scenario document from a JSON body or a YAML one
- * (`Content-Type: application/yaml`); with `?play=true` also plays its timeline.
+ * (`Content-Type: application/yaml`); with `?play=true` also plays its timeline, a slice of
+ * steps at a time, answering other requests between slices.
  * Answers 201 `{"names": ..., "transcript"?: {"ok", "passed", "failed", "lines"}}`, or 400 with
- * the JSON pointer and what was expected for a document that does not fit.
+ * the JSON pointer and what was expected for a document that does not fit, or whose timeline has
+ * more than {@link MAX_POSTED_TIMELINE_STEPS} steps.
  * @example // curl -H 'content-type: application/yaml' --data-binary @world.yaml $URL/_sim/scenario
  */
 export function scenarioControlRoutes(target: ScenarioTarget): Route[] {
@@ -436,20 +449,46 @@ export function scenarioControlRoutes(target: ScenarioTarget): Route[] {
       method: "POST",
       path: "/",
       doc: {
-        body: "a scenario document (JSON, or YAML with Content-Type: application/yaml); ?play=true plays its timeline",
+        body: `a scenario document (JSON, or YAML with Content-Type: application/yaml; at most 8 MiB and ${MAX_POSTED_TIMELINE_STEPS} timeline steps); ?play=true plays its timeline`,
         answer: '201 {"names": {...}, "transcript"?: {"ok", "passed", "failed", "lines"}}; 400 where the document does not fit and what was expected',
       },
-      handler: ({ request, query }) => {
+      handler: async ({ request, query }) => {
         const text = bodyText(request);
         const format = isYamlType(request.headers["content-type"]) ? "yaml" : "json";
-        const loaded = loadScenario(target, parseScenarioText(text, format));
+        const document = parseScenarioText(text, format);
+        const timeline = typeof document === "object" && document !== null ? (document as { timeline?: unknown }).timeline : undefined;
+        if (Array.isArray(timeline) && timeline.length > MAX_POSTED_TIMELINE_STEPS) {
+          throw new ScenarioDocumentError("schema", [
+            {
+              path: "/timeline",
+              expected: `at most ${MAX_POSTED_TIMELINE_STEPS} steps in a document posted to the server (got ${timeline.length}); post it in parts, or play it with infra-doubles run FILE or doubles.load(document).play()`,
+            },
+          ]);
+        }
+        const loaded = loadScenario(target, document);
         const play = query.get("play")?.toLowerCase() === "true";
-        const transcript = play ? loaded.play() : undefined;
+        const transcript = play ? await playInSlices(loaded) : undefined;
         return json(201, {
           names: loaded.names,
-          ...(transcript === undefined ? {} : { transcript: { ok: transcript.ok, passed: transcript.passed, failed: transcript.failed, lines: transcript.lines } }),
+          ...(transcript === undefined ? {} : { transcript }),
         });
       },
     },
   ];
+}
+
+/** Plays a loaded document's timeline {@link PLAY_SLICE_STEPS} steps at a time, yielding to the event loop between slices. */
+async function playInSlices(loaded: LoadedScenario): Promise<{ ok: boolean; passed: number; failed: number; lines: string[] }> {
+  const lines: string[] = [];
+  let passed = 0;
+  let failed = 0;
+  for (;;) {
+    const part = loaded.play({ maxSteps: PLAY_SLICE_STEPS });
+    if (part.steps.length === 0) break;
+    for (const line of part.lines) lines.push(line);
+    passed += part.passed;
+    failed += part.failed;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return { ok: failed === 0, passed, failed, lines };
 }

@@ -17,6 +17,12 @@ import type { ScenarioDocument, TimelineStep } from "./types.js";
 export interface PlayOptions {
   /** Play only the steps whose `at` is at most this long after the load (default: every step). */
   readonly until?: Duration;
+  /**
+   * Play at most this many steps (default: no limit); the next `play()` continues after them. A
+   * call that plays no step means the timeline (up to `until`) is done. The dev server plays a
+   * posted timeline this way, a slice at a time, answering other requests in between.
+   */
+  readonly maxSteps?: number;
 }
 
 /** One played step. */
@@ -98,7 +104,8 @@ export function playTimeline(target: ScenarioTarget, doc: ScenarioDocument, reso
   const until = options.until === undefined ? Infinity : loadedAt + parseDuration(options.until);
   const steps: PlayedStep[] = [];
   const names = resolve.names;
-  for (; cursor.next < timeline.length; cursor.next++) {
+  const maxSteps = options.maxSteps ?? Infinity;
+  for (; cursor.next < timeline.length && steps.length < maxSteps; cursor.next++) {
     const index = cursor.next;
     const step = timeline[index] as TimelineStep;
     const where = ["timeline", index];

@@ -156,10 +156,10 @@ export function effectivePolicies(state: AccessControlState, token: TokenRecord,
   const policyIds = [...token.policies];
   const defaults = state.settings.namespaces ? state.namespaces[token.namespace] : undefined;
   if (defaults) {
-    roleIds.push(...defaults.defaultRoles);
-    policyIds.push(...defaults.defaultPolicies);
+    for (const id of defaults.defaultRoles) roleIds.push(id);
+    for (const id of defaults.defaultPolicies) policyIds.push(id);
   }
-  for (const roleId of roleIds) policyIds.push(...(state.roles[roleId]?.policies ?? []));
+  for (const roleId of roleIds) for (const id of state.roles[roleId]?.policies ?? []) policyIds.push(id);
   const seen = new Set<string>();
   const out: PolicyRecord[] = [];
   for (const id of policyIds) {

@@ -239,13 +239,13 @@ export function expandedTokenView(state: AccessControlState, token: TokenRecord,
   addIdentities(token.serviceIdentities, token.nodeIdentities);
   const defaults = state.settings.namespaces ? state.namespaces[token.namespace] : undefined;
   // Like the real service, the namespace's default policies and roles are expanded too.
-  policyIds.push(...(defaults?.defaultPolicies ?? []));
+  for (const id of defaults?.defaultPolicies ?? []) policyIds.push(id);
   const roleIds = [...token.roles, ...(defaults?.defaultRoles ?? [])];
   for (const roleId of roleIds) {
     const role = state.roles[roleId];
     if (!role || roles.includes(role)) continue;
     roles.push(role);
-    policyIds.push(...role.policies);
+    for (const id of role.policies) policyIds.push(id);
     addIdentities(role.serviceIdentities, role.nodeIdentities);
   }
   const seen = new Set<string>();

@@ -280,8 +280,8 @@ export function groupPolicies(account: CloudAccount, groups: readonly string[]):
   for (const name of groups) {
     const group = account.groups[name];
     if (group === undefined) continue;
-    documents.push(...group.inlinePolicies);
-    arns.push(...group.policyArns);
+    for (const document of group.inlinePolicies) documents.push(document);
+    for (const arn of group.policyArns) arns.push(arn);
   }
   return { documents, arns };
 }
@@ -297,7 +297,8 @@ export function combinePolicyDocuments(documents: readonly string[]): string {
   for (const document of documents) {
     if (document.trim() === "") continue;
     const parsed = JSON.parse(document) as { Statement?: unknown };
-    if (Array.isArray(parsed.Statement)) statements.push(...(parsed.Statement as unknown[]));
+    // One by one: a client's document may hold more statements than a call takes arguments.
+    if (Array.isArray(parsed.Statement)) for (const statement of parsed.Statement as unknown[]) statements.push(statement);
     else if (parsed.Statement !== undefined) statements.push(parsed.Statement);
   }
   return JSON.stringify({ Version: "2012-10-17", Statement: statements });
