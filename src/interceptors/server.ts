@@ -16,6 +16,7 @@ import { requestHeaders } from "./header-values.js";
 import { HEAD_TOO_LARGE_BYTES, requestHeadLimit } from "./head-limit.js";
 import { lazyRequire } from "../simulator/kernel/lazy-require.js";
 import { connectionSecret, MAX_LINE_BYTES, ORIGINAL_METHOD_HEADER, originalMethod, rewriteUnknownMethods } from "./socket-methods.js";
+import { nextTurn } from "./event-loop.js";
 
 /** node:http, loaded by the first `startServer` (see lazy-require.ts). */
 const http = lazyRequire<typeof import("node:http")>("node:http");
@@ -371,7 +372,7 @@ async function sendStream(res: ServerResponse, response: SimResponse, stream: ()
         res.once("drain", done);
         res.once("close", done);
       });
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     if (!res.destroyed) res.end();
   } catch {

@@ -330,6 +330,14 @@ function runningInstance(kind: Kind): InstanceLike {
     global[kind.symbol] = mine;
     return mine;
   }
+  const orphan = orphanedInstance(kind);
+  if (orphan !== undefined) {
+    // A reusing instance's dispose() (msw's server.close() after msw joined nock's fetch
+    // interceptor) removed the running one's symbol while its patch stays: a new instance's apply()
+    // would fail ("already replaced", an unhandled rejection of its setup). Name the running one again.
+    global[kind.symbol] = orphan;
+    return orphan;
+  }
   const instance = kind.create();
   instance.apply();
   if (instance.readyState !== APPLIED || global[kind.symbol] !== instance) {
@@ -337,6 +345,23 @@ function runningInstance(kind: Kind): InstanceLike {
   }
   applied.set(kind.symbol, instance);
   return instance;
+}
+
+/**
+ * An applied instance of `kind` that no global symbol names any more, found inside a batch of
+ * interceptors another library keeps on a global symbol (nock 14 keeps its BatchInterceptor under
+ * `Symbol(nock-interceptor)`).
+ */
+function orphanedInstance(kind: Kind): InstanceLike | undefined {
+  const global = globalThis as Record<symbol, unknown>;
+  for (const symbol of Object.getOwnPropertySymbols(globalThis)) {
+    const holder = global[symbol] as { interceptors?: unknown } | null | undefined;
+    if (typeof holder !== "object" || holder === null || !Array.isArray(holder.interceptors)) continue;
+    for (const candidate of holder.interceptors as unknown[]) {
+      if (isApplied(candidate) && (candidate.constructor as { symbol?: symbol }).symbol === kind.symbol) return candidate;
+    }
+  }
+  return undefined;
 }
 
 function isApplied(value: unknown): value is InstanceLike {

@@ -20,6 +20,7 @@ import { NameResolver } from "./target.js";
 import { parseScenarioText } from "./parse.js";
 import type { ScenarioDocument } from "./types.js";
 import { scenarioSchema } from "./validate.js";
+import { nextTurn } from "../../interceptors/event-loop.js";
 
 type Json = Record<string, unknown>;
 
@@ -488,7 +489,7 @@ async function playInSlices(loaded: LoadedScenario): Promise<{ ok: boolean; pass
     for (const line of part.lines) lines.push(line);
     passed += part.passed;
     failed += part.failed;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   return { ok: failed === 0, passed, failed, lines };
 }
