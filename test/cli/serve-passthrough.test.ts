@@ -3,29 +3,13 @@
  * simulate goes to the real server, what it simulates stays in the fake, and bad values are usage
  * errors.
  */
-import { EventEmitter } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/cli/args.js";
-import { EXIT_USAGE, runCli, type CliIo } from "../../src/cli/main.js";
+import { EXIT_USAGE } from "../../src/cli/main.js";
+import { launch } from "./launch.js";
 
-function launch(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const signals = new EventEmitter();
-  const io: CliIo = {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    signals: signals as unknown as CliIo["signals"],
-  };
-  const exit = runCli(argv, io);
-  const firstLine = async (): Promise<string> => {
-    for (let i = 0; i < 1000 && out.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    return out.join("");
-  };
-  return { out, err, signals, exit, firstLine };
-}
 
 describe("infra-doubles serve --passthrough", () => {
   it("forwards a KV read the fake does not simulate to the real server, and answers SSH OTPs itself", async () => {

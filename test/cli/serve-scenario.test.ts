@@ -12,6 +12,7 @@ import { runCli, type CliIo } from "../../src/cli/main.js";
 import { createDoubles } from "../../src/scenarios/doubles.js";
 import type { ScenarioNames } from "../../src/scenarios/document/load.js";
 import { describeNames } from "../../src/scenarios/document/timeline.js";
+import { launch } from "./launch.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(join(tmpdir(), "infra-doubles-serve-"));
@@ -31,22 +32,6 @@ async function runOnce(argv: string[]): Promise<string> {
   return out.join("");
 }
 
-function launch(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const signals = new EventEmitter();
-  const io: CliIo = {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    signals: signals as unknown as CliIo["signals"],
-  };
-  const exit = runCli(argv, io);
-  const started = async (): Promise<Record<string, unknown> & { url: string }> => {
-    for (let i = 0; i < 1000 && out.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    return JSON.parse(out.join("")) as Record<string, unknown> & { url: string };
-  };
-  return { err, signals, exit, started };
-}
 
 describe("infra-doubles serve --scenario, --clock, --start", () => {
   it("serves the document's fixtures on a manual clock at --start, and reset goes back to them with the clock at its start", async () => {

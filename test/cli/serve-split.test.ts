@@ -4,27 +4,10 @@
  * service's answer (the consul client's `GET /v1/kv/x` on the access-control port: 404), where
  * the shared origin hands `/v1` paths access control does not own to the secrets service (403).
  */
-import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import { parseCommand } from "../../src/cli/args.js";
-import { runCli, type CliIo } from "../../src/cli/main.js";
+import { launch } from "./launch.js";
 
-function launch(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const signals = new EventEmitter();
-  const io: CliIo = {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    signals: signals as unknown as CliIo["signals"],
-  };
-  const exit = runCli(argv, io);
-  const firstLine = async (): Promise<string> => {
-    for (let i = 0; i < 1000 && out.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    return out.join("");
-  };
-  return { out, err, signals, exit, firstLine };
-}
 
 interface SplitStart {
   url: string;

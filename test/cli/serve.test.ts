@@ -1,30 +1,13 @@
-import { EventEmitter } from "node:events";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { USAGE } from "../../src/cli/args.js";
-import { EXIT_USAGE, runCli, type CliIo } from "../../src/cli/main.js";
+import { EXIT_USAGE } from "../../src/cli/main.js";
 import { devServerBanner, devServerJson, startDevServer } from "../../src/cli/serve.js";
 import { ALL_PLUGINS } from "../../src/scenarios/doubles.js";
 import { demoPlugin } from "../support/demo-service.js";
 import { demoWithControls } from "../interceptors/demo-with-controls.js";
+import { launch } from "./launch.js";
 
-/** An in-process CLI run: captured output, a fake signal source, and the exit code to come. */
-function launch(argv: string[], extra: Parameters<typeof runCli>[2] = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const signals = new EventEmitter();
-  const io: CliIo = {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    signals: signals as unknown as CliIo["signals"],
-  };
-  const exit = runCli(argv, io, extra);
-  const firstLine = async (): Promise<string> => {
-    for (let i = 0; i < 500 && out.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    return out.join("");
-  };
-  return { out, err, signals, exit, firstLine };
-}
 
 describe("infra-doubles serve, in process", () => {
   it("prints exactly one JSON line with the URL and each service's default scenario, then stops cleanly on SIGTERM", async () => {

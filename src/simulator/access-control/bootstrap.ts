@@ -10,8 +10,8 @@
  */
 import type { OperationContext } from "../kernel/simulator.js";
 import { aclError } from "./errors.js";
-import { DEFAULT_NAMESPACE, GLOBAL_MANAGEMENT_POLICY_ID, nextIndex, type AccessControlState, type TokenRecord } from "./state.js";
-import { freshUuid, tokenHash } from "./tokens.js";
+import { GLOBAL_MANAGEMENT_POLICY_ID, nextIndex, type AccessControlState } from "./state.js";
+import { builtinToken, freshUuid } from "./tokens.js";
 import { tokenView, type TokenView } from "./views.js";
 
 /** The description of a token made by bootstrap. */
@@ -32,24 +32,7 @@ export function bootstrapAcl(ctx: OperationContext<AccessControlState>): TokenVi
   const accessorId = freshUuid(ctx);
   const secretId = freshUuid(ctx);
   const index = nextIndex(ctx.state);
-  const base: Omit<TokenRecord, "hash"> = {
-    accessorId,
-    secretId,
-    description: BOOTSTRAP_TOKEN_DESCRIPTION,
-    policies: [GLOBAL_MANAGEMENT_POLICY_ID],
-    roles: [],
-    serviceIdentities: [],
-    nodeIdentities: [],
-    local: false,
-    authMethod: "",
-    authMethodNamespace: "",
-    expirationTime: null,
-    namespace: DEFAULT_NAMESPACE,
-    createTime: ctx.now,
-    createIndex: index,
-    modifyIndex: index,
-  };
-  const token: TokenRecord = { ...base, hash: tokenHash(base) };
+  const token = builtinToken({ accessorId, secretId, description: BOOTSTRAP_TOKEN_DESCRIPTION, policies: [GLOBAL_MANAGEMENT_POLICY_ID] }, ctx.now, index);
   ctx.state.tokens[accessorId] = token;
   ctx.state.secrets[secretId] = accessorId;
   ctx.state.bootstrapState = { resetIndex: index, allowed: false };

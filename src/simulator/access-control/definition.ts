@@ -20,9 +20,8 @@ import {
   type AccessControlSettings,
   type AccessControlState,
   type PolicyRecord,
-  type TokenRecord,
 } from "./state.js";
-import { TOKEN_EXPIRE_MOVE, expireToken, tokenHash } from "./tokens.js";
+import { TOKEN_EXPIRE_MOVE, builtinToken, expireToken } from "./tokens.js";
 import { ACL_TOKEN_EVENTS, ACL_TOKEN_SUBJECT } from "./token-events.js";
 import { dict } from "../kernel/dict.js";
 
@@ -31,24 +30,6 @@ function seededUuid(ids: IdSource): string {
     const id = ids.uuid();
     if (!isReservedId(id)) return id;
   }
-}
-
-function builtinToken(fields: Pick<TokenRecord, "accessorId" | "secretId" | "description" | "policies">, now: number, index: number): TokenRecord {
-  const base: Omit<TokenRecord, "hash"> = {
-    ...fields,
-    roles: [],
-    serviceIdentities: [],
-    nodeIdentities: [],
-    local: false,
-    authMethod: "",
-    authMethodNamespace: "",
-    expirationTime: null,
-    namespace: DEFAULT_NAMESPACE,
-    createTime: now,
-    createIndex: index,
-    modifyIndex: index,
-  };
-  return { ...base, hash: tokenHash(base) };
 }
 
 /**

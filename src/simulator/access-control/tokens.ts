@@ -36,6 +36,7 @@ import {
 import { isReservedId, isUuid } from "./names.js";
 import {
   ANONYMOUS_ACCESSOR_ID,
+  DEFAULT_NAMESPACE,
   RESERVED_ID_PREFIX,
   nextIndex,
   type AccessControlState,
@@ -112,6 +113,31 @@ export function freshUuid(ctx: OperationContext<AccessControlState>): string {
  * The hash of what a token grants.
  * @example tokenHash(recordWithoutHash) // base64 SHA-256, e.g. "GwXXlx4u..."
  */
+/**
+ * A token the ACL system makes itself (no login, no expiry, no roles or identities, in the default
+ * namespace): the anonymous and built-in management tokens of a new world, and the one
+ * `PUT /acl/bootstrap` hands out.
+ * @param now - creation time, epoch milliseconds. @param index - its create and modify index.
+ * @example builtinToken({ accessorId, secretId, description: "", policies: [] }, 0, 2).local // false
+ */
+export function builtinToken(fields: Pick<TokenRecord, "accessorId" | "secretId" | "description" | "policies">, now: number, index: number): TokenRecord {
+  const base: Omit<TokenRecord, "hash"> = {
+    ...fields,
+    roles: [],
+    serviceIdentities: [],
+    nodeIdentities: [],
+    local: false,
+    authMethod: "",
+    authMethodNamespace: "",
+    expirationTime: null,
+    namespace: DEFAULT_NAMESPACE,
+    createTime: now,
+    createIndex: index,
+    modifyIndex: index,
+  };
+  return { ...base, hash: tokenHash(base) };
+}
+
 export function tokenHash(token: Omit<TokenRecord, "hash">): string {
   return contentHash({
     description: token.description,
