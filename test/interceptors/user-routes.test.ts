@@ -8,12 +8,12 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, expectTypeOf, it } from "vitest";
-import nock from "nock";
 import { mergeCoverage } from "../../src/scenarios/coverage/report.js";
 import type { PathParams, UserRouteName } from "../../src/scenarios/user-routes.js";
 import { createDoubles, type Doubles, type DoublesOptions } from "../../src/scenarios/doubles.js";
 import { sshScenario } from "../../src/scenarios/secrets/ssh/ssh-scenario.js";
 import { describeEachTransport, type StartedTransport } from "../support/transports.js";
+import { loadNock } from "../../src/interceptors/transports/nock-module.js";
 
 /** A small real server standing for the real secrets service: answers KV reads, records what it got. */
 interface RealServer {
@@ -257,6 +257,8 @@ it("sends a passthrough with node:http's own client, so nock's disableNetConnect
   const real = await startRealServer(() => ({ status: 200, body: { data: { data: { a: "real" } } } }));
   const doubles = createDoubles({ uniqueOrigins: true, passthrough: { secrets: real.url } });
   const interception = doubles.intercept();
+  // The nock the transport loaded (nock 14, or nock 15 under INFRA_DOUBLES_TEST_NOCK=nock15).
+  const nock = loadNock();
   nock.disableNetConnect();
   try {
     const answer = await fetch(`${doubles.baseUrls().secrets.api}/secret/data/app`);
