@@ -24,3 +24,10 @@ export function launch(argv: string[], extra: Parameters<typeof runCli>[2] = {})
   const started = async (): Promise<Record<string, unknown> & { url: string }> => JSON.parse(await firstLine()) as Record<string, unknown> & { url: string };
   return { out, err, signals, exit, firstLine, started };
 }
+
+/** A CLI run to its end (`run`, `--help`, a usage error): its exit code and what it printed. */
+export async function runToEnd(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const run = launch(argv);
+  const code = await run.exit;
+  return { code, stdout: run.out.join(""), stderr: run.err.join("") };
+}

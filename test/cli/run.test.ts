@@ -8,26 +8,15 @@ import { execFileSync, execSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { EventEmitter } from "node:events";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, type CliIo } from "../../src/cli/main.js";
+import { runToEnd } from "./launch.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const cli = resolve(root, "dist/cli.cjs");
 const examples = readdirSync(join(root, "examples/scenarios")).filter((name) => /\.(ya?ml|json)$/.test(name));
 const work = mkdtempSync(join(tmpdir(), "infra-doubles-run-"));
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    signals: new EventEmitter() as unknown as CliIo["signals"],
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const run = runToEnd;
 
 function file(name: string, text: string): string {
   const path = join(work, name);

@@ -6,16 +6,15 @@
  * expression compiler is fatal), so `infra-doubles run` exits 2 with the error and no stack trace,
  * and `POST /_sim/scenario` answers its documented 400. Nothing is loaded.
  */
-import { EventEmitter } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli, type CliIo } from "../../src/cli/main.js";
 import { ScenarioDocumentError } from "../../src/scenarios/document/errors.js";
 import { parseScenarioText } from "../../src/scenarios/document/parse.js";
 import { MAX_DOCUMENT_DEPTH } from "../../src/scenarios/document/structure.js";
 import { createDoubles, type Doubles } from "../../src/scenarios/doubles.js";
+import { runToEnd } from "../cli/launch.js";
 
 let doubles: Doubles | undefined;
 afterEach(async () => {
@@ -51,17 +50,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    stdout: { write: (text: string) => out.push(text) },
-    stderr: { write: (text: string) => err.push(text) },
-    signals: new EventEmitter() as unknown as CliIo["signals"],
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const run = runToEnd;
 
 describe("cyclic, too deep and alias-bombed scenario documents", () => {
   it.each(CASES)("doubles.load: %s is a ScenarioDocumentError with a pointer, nothing loaded", (_name, format, text, path) => {

@@ -74,11 +74,7 @@ export function policyWire(policy: PolicyView): Wire {
     Rules: policy.rules,
     Datacenters: [...policy.datacenters],
   };
-  if (policy.namespace !== "") out.Namespace = policy.namespace;
-  out.Hash = policy.hash;
-  out.CreateIndex = policy.createIndex;
-  out.ModifyIndex = policy.modifyIndex;
-  return out;
+  return withRecordFields(out, policy);
 }
 
 /** A role as the service answers it (role endpoints, role lists, `ExpandedRoles`). */
@@ -91,20 +87,21 @@ export function roleWire(role: RoleView): Wire {
     ServiceIdentities: serviceIdentities(role.serviceIdentities),
   };
   if (role.nodeIdentities.length > 0) out.NodeIdentities = nodeIdentities(role.nodeIdentities);
-  if (role.namespace !== "") out.Namespace = role.namespace;
-  out.Hash = role.hash;
-  out.CreateIndex = role.createIndex;
-  out.ModifyIndex = role.modifyIndex;
-  return out;
+  return withRecordFields(out, role);
 }
 
 /** A policy list item (`GET /acl/policies`): the policy's fields without `Rules`. */
 export function policyListWire(policy: PolicyListView): Wire {
   const out: Wire = { ID: policy.id, Name: policy.name, Description: policy.description, Datacenters: [...policy.datacenters] };
-  if (policy.namespace !== "") out.Namespace = policy.namespace;
-  out.Hash = policy.hash;
-  out.CreateIndex = policy.createIndex;
-  out.ModifyIndex = policy.modifyIndex;
+  return withRecordFields(out, policy);
+}
+
+/** The fields every ACL record ends with: `Namespace` (outside the default one), `Hash`, the indexes. */
+function withRecordFields(out: Wire, record: { readonly namespace: string; readonly hash: string; readonly createIndex: number; readonly modifyIndex: number }): Wire {
+  if (record.namespace !== "") out.Namespace = record.namespace;
+  out.Hash = record.hash;
+  out.CreateIndex = record.createIndex;
+  out.ModifyIndex = record.modifyIndex;
   return out;
 }
 
