@@ -4,6 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { bindsBeyondLoopback } from "../interceptors/control.js";
+import { clockDurationMs } from "../simulator/kernel/clock.js";
 
 /** Default port of `infra-doubles serve`. */
 export const DEFAULT_PORT = 8080;
@@ -19,7 +20,7 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
                           [--scenario FILE [--with-default]] [--clock advanceable|manual|system] [--start TIME]
                           [--allowed-host NAME]... [--control-token TOKEN]
                           [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
-                          [--passthrough SERVICE=URL]...
+                          [--passthrough SERVICE=URL]... [--world-idle DURATION] [--max-worlds N]
        infra-doubles run FILE [--seed N] [--start TIME]
 
 serve: starts a local server with every simulated service on one origin (or, with --split, each
@@ -65,6 +66,11 @@ Options:
       --start TIME RFC 3339 time the clock starts at (manual, advanceable; default: 2024-01-01T00:00:00Z
                    for manual and run, now for advanceable)
       --json       print one line of JSON on start instead of the banner
+      --world-idle DURATION
+                   close a world (POST /_sim/worlds) that received no request for this long, in
+                   wall time (10m, 90s; default: worlds live until DELETE /_sim/worlds/:id)
+      --max-worlds N
+                   at most N live worlds (default 200); one more is refused with 409
   -h, --help       show this text
 
 Control API (on the server's origin; writes need Content-Type: application/json):
@@ -73,6 +79,7 @@ Control API (on the server's origin; writes need Content-Type: application/json)
   POST /_sim/reset           back to the starting world, its start time and its faults
   GET  /_sim/journal         the requests answered so far
   POST /_sim/scenario        load a scenario document (JSON or YAML body)
+  POST /_sim/worlds          a world of its own on a port of its own: {"seed"?, "clock"?, "start"?, "scenario"?}
   GET  /_sim/                every control route with its body shape
 `;
 
@@ -108,6 +115,10 @@ export interface ServeCommand {
   readonly start?: number;
   /** `--passthrough SERVICE=URL` (repeatable): the real server per service key. */
   readonly passthrough?: Readonly<Record<string, string>>;
+  /** `--world-idle`: a world idle this long (wall time, ms) is closed. */
+  readonly worldIdleMs?: number;
+  /** `--max-worlds`: the cap of live worlds. */
+  readonly maxWorlds?: number;
 }
 
 /** The service keys `--passthrough` takes. */
@@ -204,6 +215,12 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     if (passthrough[key] !== undefined) return { command: "usage", problem: `--passthrough ${key} is given twice` };
     passthrough[key] = url;
   }
+  const worldIdleMs = values["world-idle"] === undefined ? undefined : parseWorldIdle(values["world-idle"]);
+  if (worldIdleMs === undefined && values["world-idle"] !== undefined) {
+    return { command: "usage", problem: `--world-idle must be a duration with units above zero like 10m, 90s or 1h30m, got "${values["world-idle"]}"` };
+  }
+  const maxWorlds = values["max-worlds"] === undefined ? undefined : /^\d{1,6}$/.test(values["max-worlds"]) ? Number(values["max-worlds"]) : undefined;
+  if (maxWorlds === undefined && values["max-worlds"] !== undefined) return { command: "usage", problem: `--max-worlds must be a whole number from 0 to 999999, got "${values["max-worlds"]}"` };
   const split = values.split === true || Object.keys(ports).length > 0;
   const given = Object.values(ports).filter((p) => p !== 0);
   if (new Set(given).size !== given.length) return { command: "usage", problem: "each service needs its own port" };
@@ -222,6 +239,8 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     ...(values.scenario === undefined ? {} : { scenario: values.scenario }),
     ...(values["with-default"] === true ? { withDefault: true as const } : {}),
     ...(Object.keys(passthrough).length === 0 ? {} : { passthrough }),
+    ...(worldIdleMs === undefined ? {} : { worldIdleMs }),
+    ...(maxWorlds === undefined ? {} : { maxWorlds }),
   };
 }
 
@@ -255,6 +274,8 @@ function parse(argv: readonly string[]) {
       clock: { type: "string" },
       start: { type: "string" },
       passthrough: { type: "string", multiple: true },
+      "world-idle": { type: "string" },
+      "max-worlds": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -278,3 +299,21 @@ function parseSeed(text: string): number | string | undefined {
   if (/^-?\d{1,15}$/.test(text)) return Number(text);
   return text;
 }
+
+/**
+ * Reads `serve --world-idle`: a duration with units (`10m`, `90s`, `1h30m`, `500ms`), above zero
+ * and at most 24.8 days (the longest timer), as ms.
+ * @returns the ms, or `undefined` when it is not one.
+ * @example parseWorldIdle("10m") // 600000
+ */
+export function parseWorldIdle(text: string): number | undefined {
+  try {
+    const ms = clockDurationMs(text.trim());
+    return ms >= 1 && ms <= MAX_TIMER_MS ? ms : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The longest delay `setTimeout` takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
 import { parseCommand, USAGE } from "./args.js";
 import { runScenarioFile } from "./run.js";
+import { Worlds, worldDefaults } from "./worlds.js";
 import { devServerBanner, devServerJson, devServerWarning, startDevServer, type DevServerOptions } from "./serve.js";
 
 /** Where the CLI writes, and where stop signals come from (`process` in the real binary). */
@@ -51,8 +52,11 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
   // only: the library stays deterministic (same seed, same bytes).
   const seed = command.drawSeed === true ? randomBytes(16).toString("hex") : command.seed;
   let dev;
+  let worlds: Worlds;
   try {
+    worlds = new Worlds(worldDefaults(command, seed));
     dev = await startDevServer({
+      controlRoutes: [worlds.routes],
       port: command.port,
       host: command.host,
       seed,
@@ -90,6 +94,7 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     io.signals.once("SIGINT", stop);
     io.signals.once("SIGTERM", stop);
   });
+  await worlds.close();
   await dev.close();
   return 0;
 }

@@ -3,10 +3,11 @@
  * the local server, runs each service's embedded default scenario on the server's origin, and says
  * what it built (a human banner, or one line of JSON).
  */
-import { bindsBeyondLoopback, CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from "../interceptors/control.js";
+import { bindsBeyondLoopback, CONTROL_PREFIX, CONTROL_TOKEN_HEADER, type PluginControlRoutes } from "../interceptors/control.js";
 import type { RunningServer } from "../interceptors/server.js";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
 import { loadScenario, type ScenarioNames } from "../scenarios/document/load.js";
+import type { ScenarioDocument } from "../scenarios/document/types.js";
 import { DoublesCore } from "../scenarios/doubles-core.js";
 import { Doubles, createDoubles } from "../scenarios/doubles.js";
 import type { ServicePlugin } from "../scenarios/plugin.js";
@@ -49,9 +50,10 @@ export interface DevServerOptions {
    * A scenario document's file (JSON or YAML), served instead of the default scenarios (so the
    * same document and seed give the same ids as `infra-doubles run` and `createDoubles({ seed,
    * scenario })`); `POST /_sim/reset` goes back to the state right after it. Needs every service
-   * (the default doubles).
+   * (the default doubles). A document already read (`loadScenario(path)`, a world's posted
+   * document) is taken as is.
    */
-  readonly scenario?: string;
+  readonly scenario?: string | ScenarioDocument;
   /**
    * With `scenario`: build the default scenarios first and load the document on top of them (its
    * names must not clash with the default's, e.g. access-control policy `acl-read`). Default false.
@@ -63,6 +65,11 @@ export interface DevServerOptions {
    * `{ secrets: "http://127.0.0.1:8200" }`. Ignored when `doubles` is given.
    */
   readonly passthrough?: Readonly<Record<string, string>>;
+  /**
+   * More `/_sim/<key>/` routes on this server (every port in split mode), behind the same checks:
+   * `serve`'s `/_sim/worlds` (src/cli/worlds.ts).
+   */
+  readonly controlRoutes?: readonly PluginControlRoutes[];
 }
 
 /** A running dev server. */
@@ -114,7 +121,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   if (options.scenario !== undefined) {
     if (!(doubles instanceof Doubles)) throw new ScenarioDocumentError("reference", [{ path: "", expected: "a scenario document needs every service (serve the default doubles)" }]);
     // Checked before the server starts: an invalid document never binds a port.
-    document = loadScenario(options.scenario);
+    document = typeof options.scenario === "string" ? loadScenario(options.scenario) : options.scenario;
   }
   let scenario: ScenarioNames | undefined;
   const services: Record<string, Record<string, unknown>> = {};
@@ -124,6 +131,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     host,
     ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+    ...(options.controlRoutes === undefined ? {} : { controlRoutes: options.controlRoutes }),
   };
   const withDefault = document === undefined || options.withDefault === true;
   const build = (originOf: (key: string) => string): void => {

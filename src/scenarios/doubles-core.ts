@@ -145,6 +145,11 @@ export interface ListenOptions extends ServerOptions {
    * seeded: a predictable token protects nothing), returned as `controlToken`.
    */
   readonly controlToken?: string;
+  /**
+   * More `/_sim/<key>/` routes on this server only, listed by `GET /_sim` and behind the same
+   * checks (the dev server's `/_sim/worlds`, src/cli/worlds.ts). Keys must not be a service's.
+   */
+  readonly controlRoutes?: readonly PluginControlRoutes[];
 }
 
 /**
@@ -594,8 +599,9 @@ export class DoublesCore {
    * `controlRoutes` under `/_sim/<key>/`.
    * @param origin - the server's origin, e.g. `http://127.0.0.1:8080` (no trailing slash).
    * @param keys - serve only these services (split mode: one service per port); default all.
+   * @param controlRoutes - more `/_sim/<key>/` routes on this origin only ({@link ListenOptions.controlRoutes}).
    */
-  handlerFor(origin: string, keys?: readonly string[]): Handler {
+  handlerFor(origin: string, keys?: readonly string[], controlRoutes: readonly PluginControlRoutes[] = []): Handler {
     const base = origin.replace(/\/+$/, "");
     const served = keys === undefined ? this.plugins : this.plugins.filter((p) => keys.includes(p.key));
     const mounts: ServiceMount[] = served.map((p) => ({ service: p.http, key: p.key, bases: p.serverBases(base) }));
@@ -607,7 +613,7 @@ export class DoublesCore {
       const routes = [...(plugin.controlRoutes?.(this.controlsOf(plugin.key)) ?? []), ...(moreRoutes.find((e) => e.key === plugin.key)?.routes ?? [])];
       if (routes.length > 0) plugins.push({ key: plugin.key, routes });
     }
-    plugins.push(...moreRoutes.filter((e) => !this.plugins.some((p) => p.key === e.key)));
+    plugins.push(...moreRoutes.filter((e) => !this.plugins.some((p) => p.key === e.key)), ...controlRoutes);
     const control = controlMounts(base, {
       sim: this.sim,
       reset: () => this.reset(),
@@ -689,13 +695,13 @@ export class DoublesCore {
   listen(options?: ListenOptions): Promise<RunningServer>;
   async listen(options: ListenOptions | SplitListenOptions = {}): Promise<RunningServer | SplitServers> {
     if ("split" in options && options.split === true) return this.listenSplit(options);
-    const { setup, allowedHosts, controlToken, ...serverOptions } = options as ListenOptions & { split?: unknown };
+    const { setup, allowedHosts, controlToken, controlRoutes, ...serverOptions } = options as ListenOptions & { split?: unknown };
     delete (serverOptions as { split?: unknown }).split;
     const token = this.controlTokenFor(controlToken, serverOptions.host);
     const server = await startServer((origin) => {
       setup?.(origin);
       this.markResetPoint();
-      return this.guarded(this.handlerFor(origin), origin, allowedHosts, token);
+      return this.guarded(this.handlerFor(origin, undefined, controlRoutes), origin, allowedHosts, token);
     }, serverOptions);
     const running: RunningServer = token === undefined ? server : Object.assign(server, { controlToken: token });
     this.servers.add(running);
@@ -718,7 +724,7 @@ export class DoublesCore {
 
   /** Split mode of {@link DoublesCore.listen}: one server per service. */
   private async listenSplit(options: SplitListenOptions): Promise<SplitServers> {
-    const { setup, allowedHosts, controlToken, ports = {}, port = 0, host } = options;
+    const { setup, allowedHosts, controlToken, controlRoutes, ports = {}, port = 0, host } = options;
     const keys = this.plugins.map((p) => p.key);
     const unknown = Object.keys(ports).filter((key) => !keys.includes(key));
     if (unknown.length > 0) throw new UsageError(`ports names no service: ${unknown.join(", ")} (services: ${keys.join(", ")})`);
@@ -746,7 +752,7 @@ export class DoublesCore {
       this.markResetPoint();
       for (const key of keys) {
         const origin = origins[key] ?? "";
-        handlers.set(key, this.guarded(this.handlerFor(origin, [key]), origin, allowedHosts, token));
+        handlers.set(key, this.guarded(this.handlerFor(origin, [key], controlRoutes), origin, allowedHosts, token));
       }
     } catch (error) {
       await Promise.all(Object.values(servers).map((s) => s.close()));
