@@ -15,6 +15,7 @@ import type { PluginControlRoutes } from "../interceptors/control.js";
 import { bodyText, empty, json, type Route } from "../interceptors/http.js";
 import { loadScenario } from "../scenarios/document/load.js";
 import type { ScenarioDocument } from "../scenarios/document/types.js";
+import type { DoublesCore } from "../scenarios/doubles-core.js";
 import { DomainError, UsageError } from "../simulator/kernel/errors.js";
 import { parseCommand, type ServeCommand } from "./args.js";
 import { devServerJson, startDevServer, type DevServer } from "./serve.js";
@@ -168,6 +169,14 @@ export class Worlds {
   get(id: string): WorldInfo | undefined {
     const world = this.live.get(id);
     return world === undefined ? undefined : info(world);
+  }
+
+  /**
+   * A live world's doubles, to drive it in process (a dashboard, a bench), or `undefined`.
+   * @example worlds.doublesOf("world-1")?.advance("1m")
+   */
+  doublesOf(id: string): DoublesCore | undefined {
+    return this.live.get(id)?.dev.doubles;
   }
 
   /**
