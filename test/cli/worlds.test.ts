@@ -221,6 +221,27 @@ describe("POST /_sim/worlds", () => {
   });
 });
 
+describe("beyond loopback", () => {
+  it("binds each world where the server is bound; /_sim/worlds needs the server's token, a world's /_sim/ its own", async () => {
+    const run = launch(["serve", "--port", "0", "--json", "--host", "0.0.0.0", "--seed", "3", "--allowed-host", "dev.internal"]);
+    const line = (await run.started()) as { url: string; controlToken: string };
+    const server = `http://127.0.0.1:${new URL(line.url).port}`;
+    expect((await fetch(`${server}/_sim/worlds`, { method: "POST", headers: JSON_TYPE, body: "{}" })).status).toBe(401);
+    const response = await fetch(`${server}/_sim/worlds`, { method: "POST", headers: { ...JSON_TYPE, [TOKEN]: line.controlToken }, body: "{}" });
+    expect(response.status).toBe(201);
+    const world = (await response.json()) as World;
+    expect(world.url).toBe(`${new URL(line.url).protocol}//${new URL(line.url).hostname}:${world.port}`);
+    const local = `http://127.0.0.1:${world.port}`;
+    expect(world.controlToken).not.toBe(line.controlToken);
+    expect(await getStatus(`${local}/_sim/clock`, { [TOKEN]: line.controlToken })).toBe(401);
+    expect(await getStatus(`${local}/_sim/clock`, { [TOKEN]: world.controlToken })).toBe(200);
+    expect(await getStatus(`${local}/_sim/clock`, { [TOKEN]: world.controlToken, host: "dev.internal" })).toBe(200);
+    expect(await getStatus(`${local}/_sim/clock`, { [TOKEN]: world.controlToken, host: "evil.example" })).toBe(403);
+    await stop(run);
+    expect(await refused(world.port)).toBe(true);
+  });
+});
+
 describe("serve --max-worlds and --world-idle", () => {
   it("refuses a world beyond the cap with 409 in the control API's shape, and takes one again once one closed", async () => {
     const { run, url } = await start(["--max-worlds", "2"]);
@@ -237,18 +258,18 @@ describe("serve --max-worlds and --world-idle", () => {
   });
 
   it("closes a world no request reached for --world-idle (wall time), and keeps one in use", { timeout: 20_000 }, async () => {
-    const { run, url } = await start(["--world-idle", "400ms"]);
+    const { run, url } = await start(["--world-idle", "1s"]);
     const idle = await createWorld(url);
     const busy = await createWorld(url);
     const list = async () => ((await (await fetch(`${url}/_sim/worlds`)).json()) as { worlds: { id: string }[]; idleMs: number }).worlds.map((w) => w.id);
-    const until = Date.now() + 1200;
+    const until = Date.now() + 2500;
     while (Date.now() < until) {
       expect((await fetch(`${busy.secrets.baseUrl}/sys/health`)).status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(await list()).toEqual([busy.id]);
     expect(await refused(idle.port)).toBe(true);
-    expect(((await (await fetch(`${url}/_sim/worlds`)).json()) as { idleMs: number }).idleMs).toBe(400);
+    expect(((await (await fetch(`${url}/_sim/worlds`)).json()) as { idleMs: number }).idleMs).toBe(1000);
     await stop(run);
   });
 
