@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { createServer, request as httpRequest, Agent } from "node:http";
+import { createServer, request as httpRequest, Agent, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Measure } from "./table.js";
+import type { SimRequest, SimResponse } from "../src/interceptors/http.js";
 
 /** A response to replay byte for byte: status, headers (lower-case names) and body. */
 export interface StaticReply {
@@ -91,6 +92,37 @@ export async function bareHttpServer(reply: StaticReply): Promise<{ url: string;
       res.end(reply.body);
     });
   });
+  return listening(server);
+}
+
+/**
+ * A bare node:http server that calls `handler.handle()` per request, the server transport's floor:
+ * it builds the request from node:http's own parse (URL under `apiOrigin`, node's lower-cased
+ * headers, no body read for a bodiless request) and writes the answer with its Content-Length. No
+ * method rewriter, no head-size check, no admission, no abort signal: what the server adds over
+ * it is the transport's own cost (issue 25, decision 1).
+ */
+export async function bareHandleServer(
+  handler: { handle(request: SimRequest): Promise<SimResponse> },
+  apiOrigin: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const empty = new Uint8Array();
+  const server = createServer((req, res) => {
+    req.resume();
+    const request: SimRequest = { method: req.method ?? "GET", url: new URL(req.url ?? "/", apiOrigin), headers: req.headers as Record<string, string>, body: empty };
+    void handler.handle(request).then((response) => {
+      const body = response.body === undefined ? undefined : typeof response.body === "string" ? Buffer.from(response.body) : Buffer.from(response.body);
+      const headers: Record<string, string> = {};
+      for (const name in response.headers) headers[name] = response.headers[name] as string;
+      headers["content-length"] = String(body?.length ?? 0);
+      res.writeHead(response.status, headers);
+      res.end(body);
+    });
+  });
+  return listening(server);
+}
+
+async function listening(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
