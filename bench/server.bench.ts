@@ -11,7 +11,8 @@
 import { Agent } from "node:http";
 import { bareHandleServer, bareHttpServer, httpGet, httpGets, staticReply } from "./anchors.js";
 import { runGet } from "./fixtures.js";
-import { row } from "./table.js";
+import { PEER_NAMES, startDoublesServer, startPeer, type ChildServer, type Payload } from "./peers.js";
+import { row, SkipRow, type Comparison } from "./table.js";
 
 const IN_FLIGHT = 32;
 const REQUESTS = 320;
@@ -106,4 +107,73 @@ row({
       teardown,
     };
   },
+});
+
+/**
+ * The dev server against the mock servers a team would run instead (issue 25, decision 1b), each in
+ * its own process on loopback serving the same payload (bench/peers.ts), 32 GETs in flight from
+ * this process through a keep-alive agent per server; wall time (the servers are other processes).
+ */
+async function againstPeer(choose: (payload: Payload) => Promise<ChildServer>): Promise<Comparison> {
+  const doubles = await startDoublesServer();
+  let peer: ChildServer;
+  try {
+    peer = await choose(doubles.payload);
+  } catch (error) {
+    await doubles.close();
+    throw error;
+  }
+  const agents = [new Agent({ keepAlive: true, maxSockets: IN_FLIGHT }), new Agent({ keepAlive: true, maxSockets: IN_FLIGHT })] as const;
+  const { headers } = doubles.payload;
+  return {
+    figure: { label: "doubles.listen()", ops: REQUESTS, run: () => httpGets(doubles.url, agents[0], headers, REQUESTS, IN_FLIGHT) },
+    anchor: { label: peer.name, ops: REQUESTS, run: () => httpGets(peer.url, agents[1], headers, REQUESTS, IN_FLIGHT) },
+    teardown: async () => {
+      for (const agent of agents) agent.destroy();
+      await Promise.all([doubles.close(), peer.close()]);
+    },
+  };
+}
+
+for (const name of PEER_NAMES) {
+  row({
+    name: `GET run, ${IN_FLIGHT} in flight, vs peer ${name}`,
+    kind: "rate",
+    setup: () => againstPeer((payload) => startPeer(name, payload)),
+  });
+}
+
+row({
+  // Every peer that starts is timed for a few batches first; the row compares with the fastest.
+  name: `GET run, ${IN_FLIGHT} in flight, vs the fastest peer mock server`,
+  kind: "rate",
+  target: ">= 1.5x",
+  setup: () =>
+    againstPeer(async (payload) => {
+      const started: ChildServer[] = [];
+      const reasons: string[] = [];
+      for (const name of PEER_NAMES) {
+        try {
+          started.push(await startPeer(name, payload));
+        } catch (error) {
+          if (!(error instanceof SkipRow)) throw error;
+          reasons.push(error.message);
+        }
+      }
+      if (started.length === 0) throw new SkipRow(`no peer started: ${reasons.join("; ")}`);
+      const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+      const rates = new Map<ChildServer, number[]>(started.map((peer) => [peer, []]));
+      for (let round = 0; round < 4; round++) {
+        for (const peer of started) {
+          const start = performance.now();
+          await httpGets(peer.url, agent, payload.headers, REQUESTS, IN_FLIGHT);
+          if (round > 0) rates.get(peer)?.push(REQUESTS / (performance.now() - start));
+        }
+      }
+      agent.destroy();
+      const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+      const fastest = started.reduce((best, peer) => (median(rates.get(peer) ?? []) > median(rates.get(best) ?? []) ? peer : best));
+      await Promise.all(started.filter((peer) => peer !== fastest).map((peer) => peer.close()));
+      return { ...fastest, name: `${fastest.name} (fastest peer)` };
+    }),
 });
