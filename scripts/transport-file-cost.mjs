@@ -99,6 +99,8 @@ const work = mkdtempSync(join(root, ".transport-cost-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 writeFileSync(join(work, "vitest.config.mjs"), `export default { test: { include: ["*.test.ts"], pool: "forks", maxWorkers: 1, testTimeout: 600000, hookTimeout: 600000 } };\n`);
 
+/** vitest's terminal colours (ESC [ ... m), taken out before its summary is read. */
+const COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 const results = [];
 const loadBefore = loadavg()[0];
 for (const name of names) {
@@ -111,7 +113,7 @@ for (const name of names) {
     console.error(`${name}: vitest failed\n${run.stdout}\n${run.stderr}`);
     process.exit(1);
   }
-  const out = run.stdout.replace(/\x1b\[[0-9;]*m/g, "");
+  const out = run.stdout.replace(COLOURS, "");
   const time = (text) => (text === undefined ? NaN : Number.parseFloat(text) / (text.endsWith("ms") ? 1000 : 1));
   const tests = Number(/Tests\s+(\d+) passed/.exec(out)?.[1]);
   // vitest's own split: the whole run, and the time spent inside the tests (no start-up, no import).
