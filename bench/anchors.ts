@@ -12,6 +12,7 @@ import { createServer, request as httpRequest, Agent, type Server } from "node:h
 import type { AddressInfo } from "node:net";
 import type { Measure } from "./table.js";
 import type { SimRequest, SimResponse } from "../src/interceptors/http.js";
+import { loadNock, useNockModule } from "../src/interceptors/transports/nock-module.js";
 
 /** A response to replay byte for byte: status, headers (lower-case names) and body. */
 export interface StaticReply {
@@ -36,18 +37,33 @@ export async function fetchText(url: string, headers: Readonly<Record<string, st
   return (await fetch(url, { headers })).text();
 }
 
-/** Bare nock with a persisted static reply for GET `url`, timed through `fetch` (sending `headers`). */
-export function bareNock(url: string, reply: StaticReply, headers: Readonly<Record<string, string>> = {}): Measure {
-  const nock = require("nock") as typeof import("nock");
+/**
+ * Bare nock with a persisted reply for GET `url`, timed through `fetch` (sending `headers`): a static
+ * reply, or (`reply: "async function"`) an async reply function giving back the same bytes, the form
+ * the nock transport registers. `module` names the nock to load (`"nock15"`: the aliased nock 15,
+ * loaded as the transport loads it, with `Promise.withResolvers` on Node 20).
+ */
+export function bareNock(url: string, reply: StaticReply, headers: Readonly<Record<string, string>> = {}, options: { module?: string; reply?: "static" | "async function" } = {}): Measure {
+  const nock = options.module === undefined ? (require("nock") as typeof import("nock")) : nockNamed(options.module);
   const { origin, pathname, search } = new URL(url);
+  const body = Buffer.from(reply.body);
+  const asFunction = options.reply === "async function";
   return {
-    label: "bare nock, static reply",
+    label: `bare ${options.module ?? "nock"}, ${asFunction ? "async reply function" : "static reply"}`,
     before: () => {
-      nock(origin).persist().get(`${pathname}${search}`).reply(reply.status, Buffer.from(reply.body), reply.headers);
+      const interceptor = nock(origin).persist().get(`${pathname}${search}`);
+      if (asFunction) interceptor.reply(async () => [reply.status, body, reply.headers]);
+      else interceptor.reply(reply.status, body, reply.headers);
     },
     run: () => fetchText(url, headers),
     after: () => nock.cleanAll(),
   };
+}
+
+/** nock loaded under another module name (the `nock15` alias), as the nock transport loads it. */
+function nockNamed(name: string): typeof import("nock") {
+  useNockModule(name);
+  return loadNock();
 }
 
 /** Raw @mswjs/interceptors (the fetch interceptor) answering GET `url` with a static reply. */
