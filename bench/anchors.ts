@@ -8,9 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { createServer, request as httpRequest, Agent } from "node:http";
+import { createServer, request as httpRequest, Agent, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Measure } from "./table.js";
+import type { SimRequest, SimResponse } from "../src/interceptors/http.js";
+import { loadNock, useNockModule } from "../src/interceptors/transports/nock-module.js";
 
 /** A response to replay byte for byte: status, headers (lower-case names) and body. */
 export interface StaticReply {
@@ -35,18 +37,33 @@ export async function fetchText(url: string, headers: Readonly<Record<string, st
   return (await fetch(url, { headers })).text();
 }
 
-/** Bare nock with a persisted static reply for GET `url`, timed through `fetch` (sending `headers`). */
-export function bareNock(url: string, reply: StaticReply, headers: Readonly<Record<string, string>> = {}): Measure {
-  const nock = require("nock") as typeof import("nock");
+/**
+ * Bare nock with a persisted reply for GET `url`, timed through `fetch` (sending `headers`): a static
+ * reply, or (`reply: "async function"`) an async reply function giving back the same bytes, the form
+ * the nock transport registers. `module` names the nock to load (`"nock15"`: the aliased nock 15,
+ * loaded as the transport loads it, with `Promise.withResolvers` on Node 20).
+ */
+export function bareNock(url: string, reply: StaticReply, headers: Readonly<Record<string, string>> = {}, options: { module?: string; reply?: "static" | "async function" } = {}): Measure {
+  const nock = options.module === undefined ? (require("nock") as typeof import("nock")) : nockNamed(options.module);
   const { origin, pathname, search } = new URL(url);
+  const body = Buffer.from(reply.body);
+  const asFunction = options.reply === "async function";
   return {
-    label: "bare nock, static reply",
+    label: `bare ${options.module ?? "nock"}, ${asFunction ? "async reply function" : "static reply"}`,
     before: () => {
-      nock(origin).persist().get(`${pathname}${search}`).reply(reply.status, Buffer.from(reply.body), reply.headers);
+      const interceptor = nock(origin).persist().get(`${pathname}${search}`);
+      if (asFunction) interceptor.reply(async () => [reply.status, body, reply.headers]);
+      else interceptor.reply(reply.status, body, reply.headers);
     },
     run: () => fetchText(url, headers),
     after: () => nock.cleanAll(),
   };
+}
+
+/** nock loaded under another module name (the `nock15` alias), as the nock transport loads it. */
+function nockNamed(name: string): typeof import("nock") {
+  useNockModule(name);
+  return loadNock();
 }
 
 /** Raw @mswjs/interceptors (the fetch interceptor) answering GET `url` with a static reply. */
@@ -91,6 +108,37 @@ export async function bareHttpServer(reply: StaticReply): Promise<{ url: string;
       res.end(reply.body);
     });
   });
+  return listening(server);
+}
+
+/**
+ * A bare node:http server that calls `handler.handle()` per request, the server transport's floor:
+ * it builds the request from node:http's own parse (URL under `apiOrigin`, node's lower-cased
+ * headers, no body read for a bodiless request) and writes the answer with its Content-Length. No
+ * method rewriter, no head-size check, no admission, no abort signal: what the server adds over
+ * it is the transport's own cost (issue 25, decision 1).
+ */
+export async function bareHandleServer(
+  handler: { handle(request: SimRequest): Promise<SimResponse> },
+  apiOrigin: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const empty = new Uint8Array();
+  const server = createServer((req, res) => {
+    req.resume();
+    const request: SimRequest = { method: req.method ?? "GET", url: new URL(req.url ?? "/", apiOrigin), headers: req.headers as Record<string, string>, body: empty };
+    void handler.handle(request).then((response) => {
+      const body = response.body === undefined ? undefined : typeof response.body === "string" ? Buffer.from(response.body) : Buffer.from(response.body);
+      const headers: Record<string, string> = {};
+      for (const name in response.headers) headers[name] = response.headers[name] as string;
+      headers["content-length"] = String(body?.length ?? 0);
+      res.writeHead(response.status, headers);
+      res.end(body);
+    });
+  });
+  return listening(server);
+}
+
+async function listening(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

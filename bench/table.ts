@@ -18,6 +18,13 @@
 import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 
+/**
+ * Thrown by a row's `setup` when the row cannot run on this machine for a reason outside the code
+ * measured (a peer mock server that cannot be installed): the table shows the row as skipped, with
+ * the message, and the command does not fail.
+ */
+export class SkipRow extends Error {}
+
 /** One side of a comparison. */
 export interface Measure {
   /** What is measured, shown beside the anchor's figure in the table. */
@@ -120,6 +127,8 @@ export interface RowResult {
   readonly ratioHigh: number;
   readonly rounds: number;
   readonly pass?: boolean;
+  /** Why the row did not run ({@link SkipRow}); the figures are then 0. */
+  readonly skipped?: string;
 }
 
 const rows: RowSpec[] = [];
@@ -237,9 +246,16 @@ export function meets(target: string, kind: RowResult["kind"], figure: number, a
 
 async function runRow(file: string, spec: RowSpec): Promise<RowResult> {
   const kind = spec.kind ?? "time";
-  const comparison = await spec.setup();
+  const clock = process.env.BENCH_CLOCK === "wall" ? "wall" : (spec.clock ?? "wall");
+  let comparison: Comparison;
   try {
-    const clock = process.env.BENCH_CLOCK === "wall" ? "wall" : (spec.clock ?? "wall");
+    comparison = await spec.setup();
+  } catch (error) {
+    if (!(error instanceof SkipRow)) throw error;
+    const none = { figure: 0, anchor: 0, ratio: 0, ratioLow: 0, ratioHigh: 0, rounds: 0, figureLabel: "", anchorLabel: "" };
+    return { file, name: spec.name, kind, unit: spec.unit, target: spec.target, clock, ...none, skipped: error.message };
+  }
+  try {
     const figure = new Side(comparison.figure, clock);
     const anchor = new Side(comparison.anchor, clock);
     await figure.prepare();

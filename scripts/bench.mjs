@@ -95,7 +95,7 @@ for (const [index, entry] of selected.entries()) {
   const result = entry.error ? entry : { ...entry, ...child(entry.bundled, { BENCH_MODE: "run", BENCH_ROW: entry.name }) };
   delete result.bundled;
   results.push(result);
-  const summary = result.error ? `ERROR` : `${formatRatio(result)}${result.pass === undefined ? "" : result.pass ? " ok" : " FAIL"}`;
+  const summary = result.error ? `ERROR` : result.skipped ? `skipped: ${result.skipped}` : `${formatRatio(result)}${result.pass === undefined ? "" : result.pass ? " ok" : " FAIL"}`;
   process.stderr.write(`[${index + 1}/${selected.length}] ${result.file}: ${result.name}: ${summary}\n`);
 }
 
@@ -131,6 +131,10 @@ for (const result of results) {
     lines.push({ cells: [`  ${result.name}`, "ERROR", "", "", result.target ?? "", "ERROR"], error: result.error });
     continue;
   }
+  if (result.skipped) {
+    lines.push({ cells: [`  ${result.name}`, "skipped", "", "", result.target ?? "", "skip"] });
+    continue;
+  }
   lines.push({
     cells: [
       `  ${result.name}${result.clock === "cpu" ? " [cpu]" : ""}`,
@@ -150,10 +154,12 @@ for (const line of lines) {
   else out.push(format(line.cells));
 }
 const judged = results.filter((result) => result.pass !== undefined);
+const skipped = results.filter((result) => result.skipped);
 const errors = results.filter((result) => result.error);
 out.push("");
-out.push(`${judged.filter((result) => result.pass).length} of ${judged.length} targets met; ${results.length} rows; ${errors.length} errors. Ratio = figure / anchor (rate rows: figure rate / anchor rate), median of paired rounds, IQR in brackets; [cpu]: timed in CPU time, not wall time.`);
+out.push(`${judged.filter((result) => result.pass).length} of ${judged.length} targets met; ${results.length} rows; ${skipped.length} skipped; ${errors.length} errors. Ratio = figure / anchor (rate rows: figure rate / anchor rate), median of paired rounds, IQR in brackets; [cpu]: timed in CPU time, not wall time.`);
 console.log(out.join("\n"));
+for (const result of skipped) console.log(`${result.file}: ${result.name}: skipped: ${result.skipped}`);
 for (const result of errors) console.error(`\n${result.file}: ${result.name}:\n${result.error}`);
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(results, null, 2)}\n`);
 process.exit(errors.length ? 1 : 0);

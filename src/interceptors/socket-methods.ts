@@ -51,6 +51,11 @@ let knownMethods: ReadonlySet<string> | undefined;
 function parserKnows(method: string): boolean {
   return (knownMethods ??= new Set(http().METHODS)).has(method);
 }
+/** Whether a header name this long may be one of the three the tracker reads. */
+function isInterestingLength(length: number): boolean {
+  return length === 14 || length === 17 || length === ORIGINAL_METHOD_HEADER.length;
+}
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const REQUEST_LINE = /^(\S+) (\S+) (HTTP\/\d\.\d)$/;
 const LF = 0x0a;
@@ -302,10 +307,11 @@ export class MethodRewriter {
     }
     const colon = line.indexOf(COLON);
     const nameEnd = colon === -1 || colon > textEnd ? textEnd : colon;
-    const name = line.toString("latin1", 0, nameEnd).trim();
-    // Only three names matter here; the others are passed on without looking further.
-    const interesting = name.length === 14 || name.length === 17 || name.length === ORIGINAL_METHOD_HEADER.length;
-    const lower = interesting ? name.toLowerCase() : "";
+    // Only three names matter here; the others are passed on without looking further, and without
+    // making a string of them (a name padded with blanks before its colon is read as text).
+    const padded = nameEnd > 0 && (line[nameEnd - 1] === SPACE || line[nameEnd - 1] === TAB);
+    const name = padded || isInterestingLength(nameEnd) ? line.toString("latin1", 0, nameEnd).trim() : "";
+    const lower = isInterestingLength(name.length) ? name.toLowerCase() : "";
     framing.droppingHeader = lower === ORIGINAL_METHOD_HEADER;
     if (framing.droppingHeader) return DROP;
     if (lower === "content-length") {
