@@ -56,6 +56,19 @@ let uninstall: (() => void) | undefined;
  * @example canonicalOrigin("HTTPS://Secrets.Test.:443") // "https://secrets.test"
  */
 export function canonicalOrigin(origin: string): string | undefined {
+  // Parsed once per process for each origin: every intercept() canonicalises its origins.
+  if (canonicalForms.has(origin)) return canonicalForms.get(origin);
+  const canonical = parseCanonicalOrigin(origin);
+  if (canonicalForms.size >= CANONICAL_FORMS_KEPT) canonicalForms.clear();
+  canonicalForms.set(origin, canonical);
+  return canonical;
+}
+
+/** Canonical forms worked out so far, by origin as given. */
+const canonicalForms = new Map<string, string | undefined>();
+const CANONICAL_FORMS_KEPT = 1024;
+
+function parseCanonicalOrigin(origin: string): string | undefined {
   let url: URL;
   try {
     url = new URL(origin);
