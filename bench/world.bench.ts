@@ -104,7 +104,6 @@ async function doublesCycle(get: WorldGet, transport: "interceptors" | "nock", w
 
 row({
   name: "per-test cycle: createDoubles + intercept (interceptors) + GET stored token + close vs msw server.use + GET + resetHandlers",
-  target: "<= 1.0x",
   clock: "cpu",
   setup: async () => {
     const get = await tokenGet();
@@ -119,6 +118,7 @@ row({
 
 row({
   name: "per-test cycle with a stored run: createDoubles + restore(world) + intercept (interceptors) + GET run + close vs msw server.use + GET + resetHandlers",
+  target: "<= 1.0x",
   clock: "cpu",
   setup: async () => {
     const get = await storedRun();
