@@ -124,9 +124,12 @@ export function ownedOriginGuardInstalled(): boolean {
   return uninstall !== undefined;
 }
 
+let headersCompleteSlot: number | undefined;
+
 function install(): () => void {
-  const { HTTPParser } = require("node:_http_common") as { HTTPParser: { kOnHeadersComplete: number } };
-  const slot = HTTPParser.kOnHeadersComplete;
+  // node:_http_common's slot number, read once per process (the guard installs anew after each last release).
+  headersCompleteSlot ??= (require("node:_http_common") as { HTTPParser: { kOnHeadersComplete: number } }).HTTPParser.kOnHeadersComplete;
+  const slot = headersCompleteSlot;
   return addSocketHook((request, socket) => {
     if (isMockSocket(socket)) guard(socket, request.protocol, slot);
   });
