@@ -171,3 +171,23 @@ describe("a fresh world after another test changed its own", () => {
     expect(outcomeOf(builtEagerly(() => createDoubles({ seed: 78 })))).toBe(DEFAULT_OUTCOME);
   });
 });
+
+describe("the three services' cacheable initial states", () => {
+  it("hold no writable object in two places (a copy would split them where a build shares them)", () => {
+    for (const plugin of ALL_PLUGINS) expect(plugin.definition.cacheInitialState).toBe(true);
+    // A build, as before the cache: a copy would have split any sharing already.
+    const doubles = builtEagerly(() => createDoubles({ seed: 79 }));
+    for (const plugin of ALL_PLUGINS) {
+      const seen = new Set<object>();
+      const aliased: string[] = [];
+      const walk = (value: unknown, path: string): void => {
+        if (value === null || typeof value !== "object" || Object.isFrozen(value) || ArrayBuffer.isView(value)) return;
+        if (seen.has(value)) aliased.push(path);
+        seen.add(value);
+        for (const [key, inner] of Object.entries(value)) walk(inner, `${path}/${key}`);
+      };
+      walk(doubles.sim.read(plugin.definition.name, (ctx) => ctx.state), plugin.key);
+      expect(aliased).toEqual([]);
+    }
+  });
+});
