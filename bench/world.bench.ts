@@ -7,9 +7,14 @@
  *   one GET through fetch + `close()`, against `server.use(handler)` + the same GET +
  *   `server.resetHandlers()`, the static handler answering the same bytes. A fresh world holds
  *   what the services hold at start (the secrets root token, the access-control bootstrap token,
- *   the runs service's engine versions) and no run, so the cycle reads a stored token
- *   (`GET /v1/auth/token/lookup-self`); the row after it reads a stored run, put in the world by
- *   `restore()` of a snapshot taken once for the file.
+ *   the runs service's engine versions) and no run: the first row reads a stored token
+ *   (`GET /v1/auth/token/lookup-self`), the second (the one with the issue's target, <= 1.0x) a
+ *   stored run, put in each world by `restore()` of a snapshot taken once for the file (the
+ *   restore, a deep copy of the snapshot, is about 75 us of the cycle).
+ *
+ * The doubles side pays what msw's listening server does not: `close()` leaves nothing patched,
+ * so in a process nothing else intercepts in each cycle applies and disposes @mswjs/interceptors'
+ * fetch interceptor (docs/decisions/kernel.md).
  * - `createDoubles()` alone (target 0.1 ms), with msw's `server.use(handler)` +
  *   `server.resetHandlers()` as the anchor.
  * - `intercept()` + `stop()` in a process another doubles already intercepts in (the engine
