@@ -52,10 +52,17 @@ export function socketHooksInstalled(): boolean {
   return uninstall !== undefined;
 }
 
+/** node:http's own `ClientRequest.prototype`, looked up once per process (every first hook installs). */
+let prototypeFound: ClientRequestPrototype | undefined;
+
+function clientRequestPrototype(): ClientRequestPrototype {
+  prototypeFound ??= (createRequire(import.meta.url)("node:_http_client") as { ClientRequest: { prototype: ClientRequestPrototype } }).ClientRequest.prototype;
+  return prototypeFound;
+}
+
 function install(): () => void {
   // node:http's own ClientRequest, whatever nock or @mswjs/interceptors put on `http.ClientRequest`.
-  const { ClientRequest } = createRequire(import.meta.url)("node:_http_client") as { ClientRequest: { prototype: ClientRequestPrototype } };
-  const proto = ClientRequest.prototype;
+  const proto = clientRequestPrototype();
   const hadOwn = Object.prototype.hasOwnProperty.call(proto, "onSocket");
   const original = proto.onSocket;
   let active = true;

@@ -103,6 +103,20 @@ export interface Handler {
   admit?(head: RequestHead): SimResponse | undefined;
 }
 
+/** Origins of base URLs seen so far (a handler is built per doubles, a doubles per test, on the same few bases). */
+const baseOrigins = new Map<string, string>();
+
+/** `new URL(base).origin`, parsed once per process for each base. */
+function originOfBase(base: string): string {
+  let origin = baseOrigins.get(base);
+  if (origin === undefined) {
+    origin = new URL(base).origin;
+    if (baseOrigins.size >= 1024) baseOrigins.clear();
+    baseOrigins.set(base, origin);
+  }
+  return origin;
+}
+
 /**
  * Builds the handler.
  * @example
@@ -112,7 +126,7 @@ export interface Handler {
 export function createHandler(options: HandlerOptions): Handler {
   const { sim, mounts } = options;
   const journal = options.journal ?? new RequestJournal({ limit: options.journalLimit ?? 1000 });
-  const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map((b) => new URL(b).origin)))];
+  const origins = [...new Set(mounts.flatMap((m) => Object.values(m.bases).map(originOfBase)))];
 
   const unjournaled = new Set(mounts.filter((m) => m.service.journaled === false).map((m) => m.key ?? m.service.name));
   /** Service key -> the service's name (what the coverage observer counts by). */

@@ -56,6 +56,19 @@ let uninstall: (() => void) | undefined;
  * @example canonicalOrigin("HTTPS://Secrets.Test.:443") // "https://secrets.test"
  */
 export function canonicalOrigin(origin: string): string | undefined {
+  // Parsed once per process for each origin: every intercept() canonicalises its origins.
+  if (canonicalForms.has(origin)) return canonicalForms.get(origin);
+  const canonical = parseCanonicalOrigin(origin);
+  if (canonicalForms.size >= CANONICAL_FORMS_KEPT) canonicalForms.clear();
+  canonicalForms.set(origin, canonical);
+  return canonical;
+}
+
+/** Canonical forms worked out so far, by origin as given. */
+const canonicalForms = new Map<string, string | undefined>();
+const CANONICAL_FORMS_KEPT = 1024;
+
+function parseCanonicalOrigin(origin: string): string | undefined {
   let url: URL;
   try {
     url = new URL(origin);
@@ -111,9 +124,12 @@ export function ownedOriginGuardInstalled(): boolean {
   return uninstall !== undefined;
 }
 
+let headersCompleteSlot: number | undefined;
+
 function install(): () => void {
-  const { HTTPParser } = require("node:_http_common") as { HTTPParser: { kOnHeadersComplete: number } };
-  const slot = HTTPParser.kOnHeadersComplete;
+  // node:_http_common's slot number, read once per process (the guard installs anew after each last release).
+  headersCompleteSlot ??= (require("node:_http_common") as { HTTPParser: { kOnHeadersComplete: number } }).HTTPParser.kOnHeadersComplete;
+  const slot = headersCompleteSlot;
   return addSocketHook((request, socket) => {
     if (isMockSocket(socket)) guard(socket, request.protocol, slot);
   });

@@ -259,6 +259,7 @@ export class DoublesCore {
   private readonly plugins: readonly ServicePlugin<unknown>[];
   private readonly options: DoublesCoreOptions;
   private nockHandler: Handler | undefined;
+  private nockBaseCache: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
   private readonly interceptions = new Set<Interception>();
   private readonly unhandled: UnhandledRequest[] = [];
   /** Appended to the first host label of default base URLs (`uniqueOrigins`). */
@@ -328,7 +329,7 @@ export class DoublesCore {
 
   /** The services faults can target, with their base paths on every transport. */
   private faultTargets(): FaultTarget[] {
-    const nock = this.baseUrls();
+    const nock = this.nockBases();
     return this.plugins.map((plugin) => {
       const basePaths: Record<string, string[]> = {};
       for (const bases of [nock[plugin.key] ?? {}, plugin.serverBases("http://127.0.0.1")]) {
@@ -346,7 +347,7 @@ export class DoublesCore {
     const out = new Map<string, PassthroughTarget>();
     if (option === undefined) return out;
     const keys = this.plugins.map((p) => p.key);
-    const own = new Set(Object.values(this.baseUrls()).flatMap((bases) => Object.values(bases).map((b) => canonicalOrigin(new URL(b).origin))));
+    const own = new Set(Object.values(this.nockBases()).flatMap((bases) => Object.values(bases).map((b) => canonicalOrigin(new URL(b).origin))));
     for (const [key, value] of Object.entries(option)) {
       if (!keys.includes(key)) throw new UsageError(`createDoubles: option "passthrough" names no service "${key}" (services: ${keys.join(", ")})`);
       const target: PassthroughTarget = typeof value === "string" ? { url: value } : value;
@@ -565,13 +566,26 @@ export class DoublesCore {
   /** The base URLs each service answers on through nock. */
   baseUrls(): Record<string, Record<string, string>> {
     const out: Record<string, Record<string, string>> = {};
+    for (const [key, bases] of Object.entries(this.nockBases())) out[key] = Object.assign({}, bases);
+    return out;
+  }
+
+  /** {@link DoublesCore.baseUrls}, worked out once (from the options and the host suffix, both fixed at creation). */
+  private nockBases(): Readonly<Record<string, Readonly<Record<string, string>>>> {
+    if (this.nockBaseCache !== undefined) return this.nockBaseCache;
+    const out: Record<string, Record<string, string>> = {};
     for (const plugin of this.plugins) {
       const override = this.options.baseUrls?.[plugin.key];
+      if (override === undefined && this.hostSuffix === "") {
+        out[plugin.key] = defaultBasesOf(plugin);
+        continue;
+      }
       const bases: Record<string, string> = Object.fromEntries(Object.entries(plugin.defaultBases).map(([name, base]) => [name, withHostSuffix(base, this.hostSuffix)]));
       if (typeof override === "string") bases.api = override;
       else if (override) Object.assign(bases, override);
-      out[plugin.key] = Object.fromEntries(Object.entries(bases).map(([k, v]) => [k, v.replace(/\/+$/, "")]));
+      out[plugin.key] = Object.freeze(Object.fromEntries(Object.entries(bases).map(([k, v]) => [k, v.replace(/\/+$/, "")])));
     }
+    this.nockBaseCache = out;
     return out;
   }
 
@@ -581,9 +595,11 @@ export class DoublesCore {
    * transport (nock, each server started by {@link DoublesCore.listen}), oldest first.
    */
   get handler(): Handler {
-    this.nockHandler ??= createHandler({
+    if (this.nockHandler !== undefined) return this.nockHandler;
+    const bases = this.nockBases();
+    this.nockHandler = createHandler({
       sim: this.sim,
-      mounts: this.plugins.map((p) => ({ service: p.http, key: p.key, bases: this.baseUrls()[p.key] ?? {} })),
+      mounts: this.plugins.map((p) => ({ service: p.http, key: p.key, bases: bases[p.key] ?? {} })),
       journal: this.requestJournal,
       faults: this.faults,
       fallback: this.fallback,
@@ -809,6 +825,18 @@ export class DoublesCore {
   get httpServices(): readonly HttpService[] {
     return this.plugins.map((p) => p.http);
   }
+}
+
+/** Each plugin's default bases without a trailing slash (frozen: shared by every doubles that keeps them). */
+const defaultBases = new WeakMap<ServicePlugin<unknown>, Readonly<Record<string, string>>>();
+
+function defaultBasesOf(plugin: ServicePlugin<unknown>): Readonly<Record<string, string>> {
+  let bases = defaultBases.get(plugin);
+  if (bases === undefined) {
+    bases = Object.freeze(Object.fromEntries(Object.entries(plugin.defaultBases).map(([k, v]) => [k, v.replace(/\/+$/, "")])));
+    defaultBases.set(plugin, bases);
+  }
+  return bases;
 }
 
 /** Doubles created with `uniqueOrigins` so far in this process (their host suffix). */

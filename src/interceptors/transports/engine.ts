@@ -146,16 +146,20 @@ function kindRunning(kind: Kind): boolean {
 
 /** The node:http and node:https entry points the ClientRequest interceptor patches (module objects, not ESM namespaces). */
 const entryPoints = (): readonly { readonly module: Record<string, unknown>; readonly name: string }[] => {
+  // Looked up once per process: each intercept() arms them anew in a process nothing else intercepts in.
+  if (entries !== undefined) return entries;
   const http = requireHere("node:http") as Record<string, unknown>;
   const https = requireHere("node:https") as Record<string, unknown>;
-  return [
+  entries = [
     { module: http, name: "ClientRequest" },
     { module: http, name: "request" },
     { module: http, name: "get" },
     { module: https, name: "request" },
     { module: https, name: "get" },
   ];
+  return entries;
 };
+let entries: readonly { readonly module: Record<string, unknown>; readonly name: string }[] | undefined;
 
 /** The layer {@link armClientRequest} put on the entry points, while it waits for its first call. */
 let arming: { readonly disarm: () => void } | undefined;

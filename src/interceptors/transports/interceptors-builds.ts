@@ -12,21 +12,35 @@ import { createRequire } from "node:module";
  * @example const prototypes = interceptorsBuilds((m) => (m as { Interceptor?: { prototype: object } }).Interceptor?.prototype);
  */
 export function interceptorsBuilds<T>(pick: (module: unknown) => T | undefined): T[] {
-  const requireHere = createRequire(import.meta.url);
   const found: T[] = [];
+  for (const module of loadedBuilds()) {
+    const picked = pick(module);
+    if (picked !== undefined && !found.includes(picked)) found.push(picked);
+  }
+  return found;
+}
+
+/** The builds' modules, loaded once per process (every intercept() asks, and a failed `require` throws). */
+let builds: readonly unknown[] | undefined;
+
+function loadedBuilds(): readonly unknown[] {
+  if (builds !== undefined) return builds;
+  const requireHere = createRequire(import.meta.url);
+  const modules: unknown[] = [];
   let entry: string;
   try {
     entry = requireHere.resolve("@mswjs/interceptors");
   } catch {
-    return found;
+    builds = modules;
+    return builds;
   }
   for (const path of [entry, entry.replace(/index\.cjs$/, "index.mjs")]) {
     try {
-      const picked = pick(requireHere(path));
-      if (picked !== undefined && !found.includes(picked)) found.push(picked);
+      modules.push(requireHere(path));
     } catch {
       // No such build, or an ES module this Node cannot require.
     }
   }
-  return found;
+  builds = modules;
+  return builds;
 }

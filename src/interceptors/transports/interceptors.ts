@@ -74,8 +74,8 @@ export function interceptWithInterceptors(handler: Handler, options: TransportOp
     throw error;
   }
   const releaseMethods = holdClientMethodSupport();
-  const releaseOrigins = holdOwnedOrigins([...handler.origins, ...handler.origins.flatMap(otherScheme)]);
-  const destinations = destinationTable(handler.origins);
+  const { held, destinations } = originPlan(handler.origins);
+  const releaseOrigins = holdOwnedOrigins(held);
   const detach = attachEngineListener(async (event) => {
     if (!(await answer(handler, destinations, event))) return;
     // Answered. @mswjs/interceptors still calls the listeners after this one (nock's, msw's) once
@@ -129,6 +129,33 @@ function refuseUserNockMocks(origins: readonly string[]): () => void {
   });
 }
 
+/** What {@link originPlan} works out for one list of origins. */
+interface OriginPlan {
+  /** The origins and their other-scheme aliases, for `holdOwnedOrigins`. */
+  readonly held: readonly string[];
+  readonly destinations: ReadonlyMap<string, Destination>;
+}
+
+/** Plans by the handler's origins (joined by spaces); a few at most per process, unless `uniqueOrigins`. */
+const originPlans = new Map<string, OriginPlan>();
+const ORIGIN_PLANS_KEPT = 64;
+
+/**
+ * The origins to hold and the destination table for a handler's origins: pure functions of them,
+ * worked out once per process for each list (each doubles has its own handler, a test its own
+ * doubles, and parsing the origins was a third of `intercept()`).
+ */
+function originPlan(origins: readonly string[]): OriginPlan {
+  const key = origins.join(" ");
+  let plan = originPlans.get(key);
+  if (plan === undefined) {
+    plan = { held: [...origins, ...origins.flatMap(otherScheme)], destinations: destinationTable(origins) };
+    if (originPlans.size >= ORIGIN_PLANS_KEPT) originPlans.clear();
+    originPlans.set(key, plan);
+  }
+  return plan;
+}
+
 /**
  * Every origin a request may name for this handler (canonical form: trailing dot dropped, default
  * port dropped, lower case), with what to do with it.
@@ -163,7 +190,7 @@ function otherScheme(origin: string): string[] {
  * Answers one intercepted request when it goes to an owned origin.
  * @returns whether the request was this interception's (answered, or failed as the real server would).
  */
-async function answer(handler: Handler, destinations: Map<string, Destination>, event: EngineRequestEvent): Promise<boolean> {
+async function answer(handler: Handler, destinations: ReadonlyMap<string, Destination>, event: EngineRequestEvent): Promise<boolean> {
   const { request, controller } = event;
   let url: URL;
   try {

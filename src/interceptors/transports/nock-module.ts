@@ -89,12 +89,22 @@ export function nockBringsItsOwnEngine(): boolean {
 
 /** Whether nock is loaded in this process already, through `require` (by the user, or by {@link loadNock}). */
 export function nockLoaded(): boolean {
-  try {
-    return requireHere.resolve(specifier) in requireHere.cache;
-  } catch {
-    return false;
+  // The module's file, resolved once per specifier (a resolution reads the file system: every
+  // intercept() asks).
+  if (resolved?.specifier !== specifier) {
+    let path: string | undefined;
+    try {
+      path = requireHere.resolve(specifier);
+    } catch {
+      path = undefined;
+    }
+    resolved = { specifier, path };
   }
+  return resolved.path !== undefined && resolved.path in requireHere.cache;
 }
+
+/** Where {@link nockLoaded} found the module last (`path` undefined: not installed). */
+let resolved: { readonly specifier: string; readonly path: string | undefined } | undefined;
 
 /** The standard `Promise.withResolvers` (ES2024), on a Node that lacks it (Node 20), for nock 15. */
 function installWithResolvers(): void {

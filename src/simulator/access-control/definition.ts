@@ -24,6 +24,7 @@ import {
 import { TOKEN_EXPIRE_MOVE, builtinToken, expireToken } from "./tokens.js";
 import { ACL_TOKEN_EVENTS, ACL_TOKEN_SUBJECT } from "./token-events.js";
 import { dict } from "../kernel/dict.js";
+import { clonePlain } from "../kernel/clone.js";
 
 function seededUuid(ids: IdSource): string {
   for (;;) {
@@ -89,9 +90,12 @@ export function initialAccessControlState(ctx: { readonly now: number; readonly 
  * @example new Simulator({ services: [accessControlDefinition({ namespaces: true })] })
  */
 export function accessControlDefinition(settings: Partial<AccessControlSettings> = {}): ServiceDefinition<AccessControlState> {
+  // A copy: the state is built from the settings as given now (it is built once per process and copied, see cacheInitialState).
+  const fixed: Partial<AccessControlSettings> = clonePlain(settings);
   return {
     name: ACCESS_CONTROL,
-    initialState: (ctx) => initialAccessControlState(ctx, settings),
+    initialState: (ctx) => initialAccessControlState(ctx, fixed),
+    cacheInitialState: true,
     moves: {
       [TOKEN_EXPIRE_MOVE]: (ctx, payload) => expireToken(ctx, String(payload)),
     },

@@ -37,3 +37,31 @@ export function clonePlain<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   return structuredClone(value);
 }
+
+/**
+ * A deep copy of plain data in which frozen objects are shared, not copied: what a cached initial
+ * state is copied with (see `ServiceDefinition.cacheInitialState`), so a copy holds the same frozen
+ * values a build of it holds (the runs service's default outcome, which runs without overrides
+ * share: `mergeOutcome` keeps a frozen base). A frozen object cannot be written, so sharing it is
+ * safe as long as what it holds is frozen too, as the state's frozen values are.
+ * @example cloneSharingFrozen({ outcome: DEFAULT_OUTCOME }).outcome === DEFAULT_OUTCOME // true
+ */
+export function cloneSharingFrozen<T>(value: T): T {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = cloneSharingFrozen(value[i]);
+    return out as T;
+  }
+  if (ArrayBuffer.isView(value)) return value;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype === Object.prototype || prototype === null) {
+    const out: Record<string, unknown> = prototype === null ? Object.create(null) : {};
+    for (const key of Object.keys(value)) setOwn(out, key, cloneSharingFrozen((value as Record<string, unknown>)[key]));
+    return out as T;
+  }
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, cloneSharingFrozen(v)])) as T;
+  if (value instanceof Set) return new Set([...value].map((v) => cloneSharingFrozen(v))) as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  return structuredClone(value);
+}

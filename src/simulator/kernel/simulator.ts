@@ -8,7 +8,7 @@
  * operation touches: its writes are journaled and undone on failure, nothing is copied.
  */
 import { ManualClock, type Clock } from "./clock.js";
-import { clonePlain } from "./clone.js";
+import { clonePlain, cloneSharingFrozen } from "./clone.js";
 import { parseDuration, type Duration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import { IdSource, type IdState } from "./ids.js";
@@ -69,6 +69,17 @@ export interface ServiceDefinition<S> {
   readonly moves?: Readonly<Record<string, MoveHandler<S>>>;
   /** What the service traces (its machines, its named events): the universe coverage counts against. */
   readonly traced?: TraceUniverse;
+  /**
+   * Whether `initialState` depends on nothing but its `now` and the ids it draws, and returns plain
+   * data no two places of which share a writable object (default false). Then a simulator builds
+   * it once per process for each start time and id-source state, keeps that copy untouched, and
+   * gives each new simulator its own copy of it, made when the service is first used: the state
+   * and the ids drawn are the same as a build, byte for byte, at the price of a copy (frozen
+   * values inside it are shared, as a build shares them). Leave it unset for a state read from
+   * anything else (a mutable option, the environment, a counter).
+   * @example const definition: ServiceDefinition<S> = { name: "demo", initialState: () => ({ things: {} }), cacheInitialState: true };
+   */
+  readonly cacheInitialState?: boolean;
 }
 
 /** The whole simulator state, as returned by {@link Simulator.snapshot}. Opaque; plain data. */
@@ -130,6 +141,11 @@ export class Simulator {
   readonly seed: number | string;
   private readonly definitions = new Map<string, ServiceDefinition<unknown>>();
   private states = new Map<string, unknown>();
+  /**
+   * Services whose state is still their cached initial state (see
+   * {@link ServiceDefinition.cacheInitialState}): copied into `states` on first use, never changed.
+   */
+  private bases = new Map<string, unknown>();
   private readonly schedule = new Schedule();
   private ids: IdSource;
   private blobs = new Map<string, Uint8Array>();
@@ -154,14 +170,27 @@ export class Simulator {
     this.seed = options.seed ?? 1;
     this.ids = new IdSource(this.seed);
     this.lastNow = this.clock.now();
+    let cached = true;
+    const initialStates: Record<string, unknown> = {};
     for (const definition of options.services) {
       if (this.definitions.has(definition.name)) {
         throw new UsageError(`service "${definition.name}" is registered twice`);
       }
       this.definitions.set(definition.name, definition as ServiceDefinition<unknown>);
-      this.states.set(definition.name, definition.initialState({ now: this.lastNow, ids: this.ids }));
+      if (definition.cacheInitialState === true) {
+        const base = cachedInitialState(definition as ServiceDefinition<unknown>, this.lastNow, this.ids);
+        this.bases.set(definition.name, base);
+        initialStates[definition.name] = base;
+      } else {
+        cached = false;
+        this.states.set(definition.name, definition.initialState({ now: this.lastNow, ids: this.ids }));
+      }
     }
-    this.initial = this.snapshot();
+    // With every state a cached one, the reset point is the bases themselves (never changed:
+    // `restore` copies what it is given); otherwise a copy, as a build's state is changed in place.
+    this.initial = cached
+      ? { services: initialStates, schedule: this.schedule.save(), ids: this.ids.save(), blobs: {}, lastNow: this.lastNow, blobSeq: this.blobSeq }
+      : this.snapshot();
     // A clock shared by many simulators (one per test) must not keep the old ones alive: the
     // listener holds the simulator weakly and removes itself once the simulator is gone.
     const self = new WeakRef(this);
@@ -335,8 +364,10 @@ export class Simulator {
    * bytes are shared, never changed in place.
    */
   snapshot(): SimulatorSnapshot {
+    const services: Record<string, unknown> = {};
+    for (const name of this.definitions.keys()) services[name] = this.states.get(name) ?? this.bases.get(name);
     return clonePlain({
-      services: Object.fromEntries(this.states),
+      services,
       schedule: this.schedule.save(),
       ids: this.ids.save(),
       blobs: Object.fromEntries(this.blobs),
@@ -364,6 +395,7 @@ export class Simulator {
     }
     const copy = clonePlain(snapshot);
     this.states = new Map(Object.entries(copy.services));
+    this.bases = new Map();
     this.schedule.load(copy.schedule);
     this.ids.load(copy.ids);
     this.blobs = new Map(Object.entries(copy.blobs));
@@ -399,7 +431,7 @@ export class Simulator {
     const ctx = slot.ctx;
     ctx.now = this.lastNow;
     // The operation sees the state through the journal's membrane: writes are recorded, not copied.
-    ctx.state = this.journal.wrap(this.states.get(service));
+    ctx.state = this.journal.wrap(this.stateOf(service));
     this.transactionDepth++;
     let result: R;
     try {
@@ -432,7 +464,7 @@ export class Simulator {
     const now = this.lastNow;
     return {
       now,
-      state: this.states.get(service) as S,
+      state: this.stateOf(service) as S,
       scheduled: () => this.schedule.sorted(service),
       blob: (key) => this.blobs.get(key),
       trace: (event) => this.emitTrace(service, event),
@@ -450,7 +482,7 @@ export class Simulator {
       this.moveContexts.set(service, slot);
     }
     slot.ctx.now = this.lastNow;
-    slot.ctx.state = this.states.get(service);
+    slot.ctx.state = this.stateOf(service);
     return slot.ctx as OperationContext<S>;
   }
 
@@ -504,6 +536,18 @@ export class Simulator {
     return slot;
   }
 
+  /** The live state of `service`, copied from its cached initial state on first use. */
+  private stateOf(service: string): unknown {
+    const state = this.states.get(service);
+    if (state !== undefined || this.bases.size === 0) return state;
+    const base = this.bases.get(service);
+    if (base === undefined) return undefined;
+    const copy = cloneSharingFrozen(base);
+    this.states.set(service, copy);
+    this.bases.delete(service);
+    return copy;
+  }
+
   private changed(): void {
     this.changeVersion++;
     if (this.changeListeners.size > 0) for (const listener of [...this.changeListeners]) listener();
@@ -516,6 +560,38 @@ export class Simulator {
       if (this.changeVersion !== waiter.since || this.lastNow >= waiter.until) waiter.resolve();
     }
   }
+}
+
+/** A cached initial state: the state built, and the id source's state after building it. */
+interface CachedInitialState {
+  readonly state: unknown;
+  readonly idsAfter: IdState;
+}
+
+/** How many (start time, id state) entries each definition keeps; a system clock starts at a new time each simulator. */
+const INITIAL_STATES_KEPT = 16;
+
+/** Per definition, its initial states built so far, by start time and id-source state. */
+const initialStates = new WeakMap<ServiceDefinition<unknown>, Map<string, CachedInitialState>>();
+
+/**
+ * `definition`'s initial state for a simulator starting at `now` with `ids` (built on the first
+ * call with these, then kept untouched; `ids` is left as the build leaves it).
+ */
+function cachedInitialState(definition: ServiceDefinition<unknown>, now: number, ids: IdSource): unknown {
+  let entries = initialStates.get(definition);
+  if (entries === undefined) initialStates.set(definition, (entries = new Map()));
+  const key = `${now} ${ids.save().join(" ")}`;
+  let entry = entries.get(key);
+  if (entry === undefined) {
+    const state = definition.initialState({ now, ids });
+    entry = { state, idsAfter: ids.save() };
+    entries.set(key, entry);
+    if (entries.size > INITIAL_STATES_KEPT) entries.delete(entries.keys().next().value as string);
+  } else {
+    ids.load(entry.idsAfter);
+  }
+  return entry.state;
 }
 
 /**

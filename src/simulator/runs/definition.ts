@@ -94,6 +94,8 @@ export function initialRunsState(now: number, ids: IdSource): RunsState {
 export const runsDefinition: ServiceDefinition<RunsState> = {
   name: RUNS,
   initialState: ({ now, ids }) => initialRunsState(now, ids),
+  // Built from `now` and the seeded ids alone: built once per process and copied (simulator.ts).
+  cacheInitialState: true,
   moves: {
     [RUN_STEP_MOVE]: runStepMove,
     [VCS_FETCH_MOVE]: vcsFetchMove,

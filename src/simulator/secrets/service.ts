@@ -55,7 +55,8 @@ const SECRETS_TRACED = Object.freeze({
  */
 export function secretsDefinition(options: SecretsDefinitionOptions = {}): ServiceDefinition<SecretsState> {
   const engines = options.engines ?? SECRETS_ENGINES;
-  const mounts = options.defaultMounts ?? defaultMountsOf(engines);
+  // Copies: the state is built from the mounts as given now (built once per process and copied, see cacheInitialState).
+  const mounts = (options.defaultMounts ?? defaultMountsOf(engines)).map((mount) => ({ ...mount }));
   return {
     name: SECRETS,
     initialState: ({ now, ids }) => {
@@ -114,6 +115,9 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
       [WRAPPING_EXPIRE_MOVE]: (ctx: OperationContext<SecretsState>, payload) => expireWrapping(ctx, String(payload)),
     },
     traced: SECRETS_TRACED,
+    // The built-in engines' initial mount states are built from nothing else; an engine registry
+    // of the user's may read anything, so its states are built anew each time.
+    cacheInitialState: engines === SECRETS_ENGINES,
   };
 }
 
