@@ -28,6 +28,7 @@ import { CoverageCollector } from "./coverage/collector.js";
 import { routeNamesOf, Vocabulary } from "../interceptors/vocabulary.js";
 import type { CoverageReport } from "./coverage/report.js";
 import { currentTestFileSource, flushCoverage, registerCoverage } from "./coverage/sink.js";
+import { diagramMarks, stateDiagramMermaid, stateDiagramSvg, STATE_TABLES, tableSummary } from "./diagrams/index.js";
 import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
 import type { UnhandledRequest } from "./journal-matchers.js";
@@ -431,6 +432,23 @@ export class DoublesCore {
   }
 
   /**
+   * `/_sim/diagrams`: the state tables of the services these doubles run, drawn with the number of
+   * items stored in each state now and, when coverage is on, the coverage so far.
+   */
+  private diagramControl(): { list(): ReturnType<typeof tableSummary>[]; render(name: string, format: "svg" | "mermaid"): string | undefined } {
+    const served = (): typeof STATE_TABLES => STATE_TABLES.filter((table) => this.plugins.some((plugin) => plugin.key === table.service));
+    return {
+      list: () => served().map(tableSummary),
+      render: (name, format) => {
+        const table = served().find((t) => t.name === name);
+        if (table === undefined) return undefined;
+        const marks = diagramMarks(table, { sim: this.sim, ...(this.collector === undefined ? {} : { coverage: this.collector.report() }) });
+        return format === "svg" ? stateDiagramSvg(table, marks) : stateDiagramMermaid(table, marks);
+      },
+    };
+  }
+
+  /**
    * Forgets what was counted so far (e.g. after a setup phase that should not count).
    * @throws {UsageError} when the doubles were created with `coverage: false`.
    * @example doubles.clearCoverage();
@@ -615,6 +633,7 @@ export class DoublesCore {
       clearJournal: () => holder.handler?.clearJournal(),
       plugins,
       ...(this.collector === undefined ? {} : { coverage: () => this.coverage() }),
+      diagrams: this.diagramControl(),
       faults: {
         add: (definition) => {
           const handle = this.faults.add(definition as FaultDefinition);
