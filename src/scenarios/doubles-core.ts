@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { networkInterfaces } from "node:os";
-import { bindsBeyondLoopback, controlHosts, controlMounts, guardControl, type PluginControlRoutes } from "../interceptors/control.js";
+import { bindsBeyondLoopback, controlHosts, controlMounts, guardControl, type DiagramControl, type PluginControlRoutes } from "../interceptors/control.js";
 import { createHandler, type Handler } from "../interceptors/handler.js";
 import { RequestJournal, type JournalOptions } from "../interceptors/journal.js";
 import type { HttpService, ServiceMount } from "../interceptors/http.js";
@@ -433,17 +433,21 @@ export class DoublesCore {
 
   /**
    * `/_sim/diagrams`: the state tables of the services these doubles run, drawn with the number of
-   * items stored in each state now and, when coverage is on, the coverage so far.
+   * items stored in each state now and, when coverage is on, the coverage so far (no routes when
+   * no service has a table).
    */
-  private diagramControl(): { list(): ReturnType<typeof tableSummary>[]; render(name: string, format: "svg" | "mermaid"): string | undefined } {
-    const served = (): typeof STATE_TABLES => STATE_TABLES.filter((table) => this.plugins.some((plugin) => plugin.key === table.service));
+  private diagramControl(): { diagrams?: DiagramControl } {
+    const served = STATE_TABLES.filter((table) => this.plugins.some((plugin) => plugin.key === table.service));
+    if (served.length === 0) return {};
     return {
-      list: () => served().map(tableSummary),
-      render: (name, format) => {
-        const table = served().find((t) => t.name === name);
-        if (table === undefined) return undefined;
-        const marks = diagramMarks(table, { sim: this.sim, ...(this.collector === undefined ? {} : { coverage: this.collector.report() }) });
-        return format === "svg" ? stateDiagramSvg(table, marks) : stateDiagramMermaid(table, marks);
+      diagrams: {
+        list: () => served.map(tableSummary),
+        render: (name, format) => {
+          const table = served.find((t) => t.name === name);
+          if (table === undefined) return undefined;
+          const marks = diagramMarks(table, { sim: this.sim, ...(this.collector === undefined ? {} : { coverage: this.collector.report() }) });
+          return format === "svg" ? stateDiagramSvg(table, marks) : stateDiagramMermaid(table, marks);
+        },
       },
     };
   }
@@ -633,7 +637,7 @@ export class DoublesCore {
       clearJournal: () => holder.handler?.clearJournal(),
       plugins,
       ...(this.collector === undefined ? {} : { coverage: () => this.coverage() }),
-      diagrams: this.diagramControl(),
+      ...this.diagramControl(),
       faults: {
         add: (definition) => {
           const handle = this.faults.add(definition as FaultDefinition);
