@@ -2,7 +2,7 @@
  * `infra-doubles diagram`: a table as Mermaid (default) or SVG on stdout, marked from a coverage
  * file; `--list`; an unknown table or a bad option exits 2 naming what is allowed.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,6 +30,9 @@ describe("infra-doubles diagram", () => {
     expect(code).toBe(0);
     expect(stdout.split("\n").filter(Boolean).map((line) => line.split(" ")[0])).toEqual(STATE_TABLES.map((t) => t.name));
     expect(stdout).toMatch(/^leases +lease \(secrets\): 3 states, 4 transitions$/m);
+    // As the guide shows it.
+    const guide = readFileSync(new URL("../../docs/guides/see-what-your-tests-never-exercised.md", import.meta.url), "utf8");
+    expect(guide).toContain(`<!-- not-runnable: what infra-doubles diagram --list prints -->\n\`\`\`\n${stdout}\`\`\``);
   });
 
   it("marks what a coverage file reached, with counts", async () => {

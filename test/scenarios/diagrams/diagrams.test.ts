@@ -4,6 +4,8 @@
  * once; the SVG is well-formed XML with one arrow per transition and one box per state, and the
  * same table gives the same bytes; coverage and current-state marks come from a real doubles.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createDoubles } from "../../../src/scenarios/doubles.js";
 import { coverageMarks, diagramMarks, mermaidId, START, STATE_TABLES, stateDiagram, stateDiagramMermaid, stateDiagramSvg, stateTable, type StateTable } from "../../../src/scenarios/diagrams/index.js";
@@ -209,5 +211,22 @@ describe("marks from a doubles", () => {
     // Only the services the report covers.
     const runsOnly = { ...doubles.coverage(), services: { runs: doubles.coverage().services.runs } } as ReturnType<typeof doubles.coverage>;
     expect(coverageHtml(runsOnly)).not.toContain('id="diagram-leases"');
+  });
+});
+
+describe("the runs diagram in the docs", () => {
+  const guide = fileURLToPath(new URL("../../../docs/guides/see-what-your-tests-never-exercised.md", import.meta.url));
+  const image = fileURLToPath(new URL("../../../docs/guides/diagrams/runs.svg", import.meta.url));
+
+  it("is what infra-doubles diagram runs prints (UPDATE_DIAGRAM_DOCS=1 rewrites it)", () => {
+    const text = readFileSync(guide, "utf8");
+    const block = /```mermaid\n([\s\S]*?)```/.exec(text);
+    if (process.env.UPDATE_DIAGRAM_DOCS === "1") {
+      writeFileSync(guide, text.replace(/```mermaid\n[\s\S]*?```/, `\`\`\`mermaid\n${stateDiagram("runs")}\`\`\``));
+      writeFileSync(image, stateDiagram("runs", { format: "svg" }));
+    }
+    expect(block?.[1]).toBe(stateDiagram("runs"));
+    expect(readFileSync(image, "utf8")).toBe(stateDiagram("runs", { format: "svg" }));
+    expect(text).toContain("![The run state machine: 27 states, 59 transitions](diagrams/runs.svg)");
   });
 });
