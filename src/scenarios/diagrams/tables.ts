@@ -13,8 +13,8 @@ import type { Simulator } from "../../simulator/kernel/simulator.js";
 import { ACL_TOKEN_EVENTS, ACL_TOKEN_SUBJECT } from "../../simulator/access-control/token-events.js";
 import { isExpired } from "../../simulator/access-control/authorization.js";
 import { ACCESS_CONTROL, type AccessControlState } from "../../simulator/access-control/state.js";
-import { configurationVersionMachine } from "../../simulator/runs/configuration-version-machine.js";
 import { runMachine } from "../../simulator/runs/run-machine.js";
+import { configurationVersionMachine } from "../../simulator/runs/configuration-version-machine.js";
 import { RUNS } from "../../simulator/runs/errors.js";
 import type { RunsState } from "../../simulator/runs/state.js";
 import { LEASE_EVENTS, SECRETS_TOKEN_EVENTS } from "../../simulator/secrets/lifecycle-events.js";
@@ -32,7 +32,7 @@ export type CountedBy = { readonly machine: string; readonly label: string } | {
 
 /** One arrow of a diagram. */
 export interface DiagramTransition {
-  /** A state of the table, or {@link START} for an entry. */
+  /** A state of the table, or `[*]` for an entry (where items start). */
   readonly from: string;
   readonly to: string;
   /** The event that takes it (absent for an entry the simulator does not name). */
