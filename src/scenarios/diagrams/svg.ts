@@ -240,12 +240,15 @@ function wrap(text: string, max: number): string[] {
  */
 export function stateDiagramSvg(table: StateTable, marks: DiagramMarks = {}): string {
   const marked = marks.transitions !== undefined || marks.states !== undefined || marks.current !== undefined;
-  const { nodes, edges, loops, width, height: laidHeight } = layout(table, marks, marked);
+  const { nodes, edges, loops, width: laidWidth, height: laidHeight } = layout(table, marks, marked);
   const nodeH = marked ? NODE_H_MARKED : NODE_H;
   const id = `sd-${table.name.replace(/[^A-Za-z0-9_-]/g, "_")}`;
-  const notes = [...(table.note === undefined ? [] : wrap(table.note, Math.max(40, Math.floor((width - 2 * MARGIN) / CHAR_W))))];
-  if (marks.transitions !== undefined) notes.push("green: taken (times), red dashed: never taken, grey: not counted by coverage");
-  if (marks.current !== undefined) notes.push("blue border and badge: items stored in that state now");
+  const legend: string[] = [];
+  if (marks.transitions !== undefined) legend.push("green: taken (times), red dashed: never taken, grey: not counted by coverage");
+  if (marks.current !== undefined) legend.push("blue border and badge: items stored in that state now");
+  // Wide enough for the legend; the note wraps to that width.
+  const width = Math.max(laidWidth, ...legend.map((line) => textWidth(line, 11) + 2 * MARGIN));
+  const notes = [...(table.note === undefined ? [] : wrap(table.note, Math.floor((width - 2 * MARGIN) / textWidth("x", 11)))), ...legend];
   const height = laidHeight + notes.length * 16 + (notes.length > 0 ? 8 : 0);
   const parts: string[] = [];
   parts.push(
@@ -260,7 +263,7 @@ export function stateDiagramSvg(table: StateTable, marks: DiagramMarks = {}): st
   parts.push(`<rect x="0" y="0" width="${fmt(width)}" height="${fmt(height)}" fill="#ffffff"/>`);
   parts.push(`<text x="${MARGIN}" y="${MARGIN - 4}" font-weight="bold">${escapeXml(`${table.title} (${table.service})`)}</text>`);
 
-  const labels: string[] = [];
+  const labels: Label[] = [];
   // Arrows between different nodes; parallel ones between the same two adjacent nodes bend apart.
   const pairs = new Map<string, number[]>();
   edges.forEach((edge, i) => {
@@ -273,9 +276,11 @@ export function stateDiagramSvg(table: StateTable, marks: DiagramMarks = {}): st
     if (row === undefined) return;
     const tone = arrowTone(table, marks, edge.row);
     let offset = 0;
+    let stack = 0;
     if (edge.chain.length === 2) {
       const group = pairs.get([...edge.chain].sort((a, b) => a - b).join(",")) ?? [i];
-      offset = (group.indexOf(i) - (group.length - 1) / 2) * 36;
+      stack = group.indexOf(i) - (group.length - 1) / 2;
+      offset = stack * 36;
     }
     const points = edge.chain.map((n, k) => {
       const node = nodes[n] as LayoutNode;
@@ -301,7 +306,8 @@ export function stateDiagramSvg(table: StateTable, marks: DiagramMarks = {}): st
     parts.push(
       `<g class="transition ${tone}" data-from="${escapeXml(row.from)}" data-to="${escapeXml(row.to)}"${row.event === undefined ? "" : ` data-event="${escapeXml(row.event)}"`}${count === undefined ? "" : ` data-count="${count}"`}><title>${escapeXml(`${row.from} -> ${row.to}${row.event === undefined ? "" : ` (${row.event})`}${row.guard === undefined ? "" : `: ${row.guard}`}`)}</title><path d="${d}" fill="none" stroke="${colour.stroke}" stroke-width="${tone === "reached" ? 2 : 1.3}"${tone === "never" ? ' stroke-dasharray="5 4"' : ""} marker-end="url(#${id}-arrow-${tone})"/></g>`,
     );
-    if (label !== "") labels.push(labelAt((a.x + b.x) / 2 + 0.75 * offset, (a.y + b.y) / 2, label, colour.text));
+    // Labels of parallel arrows are stacked, one line each, so they never overlap one another.
+    if (label !== "") labels.push({ x: (a.x + b.x) / 2 + 0.75 * offset, y: (a.y + b.y) / 2 + stack * 16, text: label, fill: colour.text });
   });
   // Self-loops on the right of their state.
   for (const [n, rows] of loops) {
@@ -319,7 +325,7 @@ export function stateDiagramSvg(table: StateTable, marks: DiagramMarks = {}): st
         `<g class="transition ${tone}" data-from="${escapeXml(row.from)}" data-to="${escapeXml(row.to)}"${row.event === undefined ? "" : ` data-event="${escapeXml(row.event)}"`}${count === undefined ? "" : ` data-count="${count}"`}><title>${escapeXml(`${row.from} -> ${row.to}${row.event === undefined ? "" : ` (${row.event})`}`)}</title><path d="${d}" fill="none" stroke="${colour.stroke}" stroke-width="${tone === "reached" ? 2 : 1.3}"${tone === "never" ? ' stroke-dasharray="5 4"' : ""} marker-end="url(#${id}-arrow-${tone})"/></g>`,
       );
       const label = arrowLabel(table, marks, rowIndex);
-      if (label !== "") labels.push(labelAt(right + reach * 0.75 + 4 + textWidth(label) / 2, node.y + (k - (rows.length - 1) / 2) * 15, label, colour.text));
+      if (label !== "") labels.push({ x: right + reach * 0.75 + 4 + textWidth(label, 11) / 2, y: node.y + (k - (rows.length - 1) / 2) * 15, text: label, fill: colour.text });
     });
   }
   // States over the arrows, labels over everything.
@@ -354,14 +360,34 @@ export function stateDiagramSvg(table: StateTable, marks: DiagramMarks = {}): st
     }
     parts.push("</g>");
   }
-  parts.push(...labels);
+  parts.push(...placeLabels(labels).map((label) => labelAt(label)));
   notes.forEach((line, i) => parts.push(`<text class="note" x="${MARGIN}" y="${fmt(laidHeight + 12 + i * 16)}" font-size="11" fill="#546e7a">${escapeXml(line)}</text>`));
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;
 }
 
+/** An arrow's label: its centre, text and colour. */
+interface Label {
+  readonly x: number;
+  y: number;
+  readonly text: string;
+  readonly fill: string;
+}
+
+/** Moves each label (in drawing order) down a line until it overlaps no label placed before it (at most 6 lines). */
+function placeLabels(labels: Label[]): Label[] {
+  const placed: Label[] = [];
+  const overlaps = (a: Label, b: Label): boolean =>
+    Math.abs(a.x - b.x) * 2 < textWidth(a.text, 11) + textWidth(b.text, 11) + 12 && Math.abs(a.y - b.y) < 15;
+  for (const label of labels) {
+    for (let tries = 0; tries < 6 && placed.some((other) => overlaps(label, other)); tries++) label.y += 16;
+    placed.push(label);
+  }
+  return placed;
+}
+
 /** A label with a white backing so it reads over the arrows. */
-function labelAt(x: number, y: number, text: string, fill: string): string {
+function labelAt({ x, y, text, fill }: Label): string {
   const w = textWidth(text, 11) + 6;
   return `<g class="label"><rect x="${fmt(x - w / 2)}" y="${fmt(y - 8)}" width="${fmt(w)}" height="15" rx="3" fill="#ffffff" fill-opacity="0.85"/><text x="${fmt(x)}" y="${fmt(y + 3.5)}" text-anchor="middle" font-size="11" fill="${fill}">${escapeXml(text)}</text></g>`;
 }
