@@ -3,6 +3,7 @@
  * as SVG (default) or Mermaid with the number of items stored in each state now and the coverage
  * so far; 404 for an unknown table naming the tables, 400 for another format; read-only.
  */
+import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/interceptors/server.js";
 import { createDoubles } from "../../src/scenarios/doubles.js";
@@ -83,5 +84,22 @@ describe("GET /_sim/diagrams", () => {
     const post = await fetch(`${server.url}/_sim/diagrams/runs`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(post.status).toBe(405);
     expect(doubles.sim.version).toBe(before);
+  });
+
+  it("follows the control API's rules: another Host (DNS rebinding) or a cross-site page is refused 403", async () => {
+    const { server } = await start();
+    const url = new URL(`${server.url}/_sim/diagrams/runs`);
+    const status = (headers: Record<string, string>): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const req = request(url, { method: "GET", headers, setHost: headers.host === undefined }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    expect(await status({ host: `localhost:${url.port}` })).toBe(200);
+    expect(await status({ host: "evil.example" })).toBe(403);
+    expect(await status({ host: `localhost:${url.port}`, origin: "https://evil.example", "sec-fetch-site": "cross-site" })).toBe(403);
   });
 });
