@@ -85,6 +85,7 @@ Control API (on the server's origin; writes need Content-Type: application/json)
   POST /_sim/reset           back to the starting world, its start time and its faults
   GET  /_sim/journal         the requests answered so far
   POST /_sim/scenario        load a scenario document (JSON or YAML body)
+  GET  /_sim/diagrams/TABLE  a state diagram (?format=svg|mermaid) with the items in each state now
   GET  /_sim/                every control route with its body shape
 `;
 
