@@ -39,7 +39,7 @@ export {
   type SplitListenOptions,
   type SplitServers,
 } from "./scenarios/doubles-core.js";
-export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type FaultControl, type PluginControlRoutes } from "./interceptors/control.js";
+export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type DiagramControl, type FaultControl, type PluginControlRoutes } from "./interceptors/control.js";
 export type { ServicePlugin } from "./scenarios/plugin.js";
 export {
   COVERAGE_FORMAT,
@@ -53,6 +53,24 @@ export {
   type SummaryOptions,
 } from "./scenarios/coverage/report.js";
 export { COVERAGE_DIR_ENV } from "./scenarios/coverage/sink.js";
+export {
+  coverageMarks,
+  DIAGRAM_FORMATS,
+  diagramMarks,
+  STATE_TABLES,
+  stateDiagram,
+  stateDiagramMermaid,
+  stateDiagramSvg,
+  stateTable,
+  tableSummary,
+  type CountedBy,
+  type DiagramFormat,
+  type DiagramMarks,
+  type DiagramTransition,
+  type StateDiagramOptions,
+  type StateTable,
+  type StateTableSummary,
+} from "./scenarios/diagrams/index.js";
 // The journal matchers, whole (the vitest entry exports the same module).
 export * from "./scenarios/journal-matchers.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";

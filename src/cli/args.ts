@@ -22,6 +22,8 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
                           [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
                           [--passthrough SERVICE=URL]... [--world-idle DURATION] [--max-worlds N]
        infra-doubles run FILE [--seed N] [--start TIME]
+       infra-doubles diagram TABLE [--format mermaid|svg] [--coverage FILE]
+       infra-doubles diagram --list
 
 serve: starts a local server with every simulated service on one origin (or, with --split, each
 service on its own port), on the embedded default scenario (organizations, tokens, mounts ready to
@@ -30,6 +32,12 @@ use), or on a scenario document instead when given, and the /_sim/ control API.
 run: loads a scenario document (JSON or YAML) on a fresh simulator with a manual clock, plays its
 timeline and prints a transcript (same file and seed, same bytes). Exit status 0 when every expect
 step passed, 1 when one failed, 2 for a document that is invalid or cannot be read.
+
+diagram: prints the state diagram of a transition table (runs, configuration-versions, acl-tokens,
+secrets-tokens, leases, node-states) as Mermaid stateDiagram-v2 text (the default) or as SVG, e.g.
+infra-doubles diagram runs > runs.mmd; with --coverage FILE (a coverage.json written by the vitest
+global setup infra-doubles/coverage, or GET /_sim/coverage), each transition taken shows how often
+and each one never taken is marked. --list prints the tables.
 
 Options:
   -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port); with --split the
@@ -71,6 +79,10 @@ Options:
                    wall time (10m, 90s; default: worlds live until DELETE /_sim/worlds/:id)
       --max-worlds N
                    at most N live worlds (default 200); one more is refused with 409
+      --format F   diagram: mermaid (default) or svg
+      --coverage FILE
+                   diagram: mark the transitions a coverage report reached, with counts
+      --list       diagram: list the tables (name, what it is a table of, states, transitions)
   -h, --help       show this text
 
 Control API (on the server's origin; writes need Content-Type: application/json):
@@ -80,6 +92,7 @@ Control API (on the server's origin; writes need Content-Type: application/json)
   GET  /_sim/journal         the requests answered so far
   POST /_sim/scenario        load a scenario document (JSON or YAML body)
   POST /_sim/worlds          a world of its own on a port of its own: {"seed"?, "clock"?, "start"?, "scenario"?}
+  GET  /_sim/diagrams/TABLE  a state diagram (?format=svg|mermaid) with the items in each state now
   GET  /_sim/                every control route with its body shape
 `;
 
@@ -134,6 +147,20 @@ export interface RunCommand {
   readonly start?: number;
 }
 
+/** The formats `diagram --format` takes. */
+export const DIAGRAM_FORMATS = ["mermaid", "svg"] as const;
+
+/** A parsed `diagram` command. */
+export interface DiagramCommand {
+  readonly command: "diagram";
+  /** The table to draw; absent with `--list`. */
+  readonly table?: string;
+  readonly list: boolean;
+  readonly format: (typeof DIAGRAM_FORMATS)[number];
+  /** `--coverage FILE`: a coverage report to mark. */
+  readonly coverage?: string;
+}
+
 /** The per-service port flags and the service key each sets. */
 export const SERVICE_PORT_FLAGS = { "runs-port": "runs", "access-control-port": "accessControl", "secrets-port": "secrets" } as const;
 
@@ -149,7 +176,7 @@ export interface UsageRequest {
  * @returns the command, or a {@link UsageRequest} for `--help`, unknown flags and bad values.
  * @example parseCommand(["serve", "--port", "0", "--json"]) // { command: "serve", port: 0, host: "127.0.0.1", seed: 1, json: true, allowedHosts: [] }
  */
-export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | UsageRequest {
+export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | DiagramCommand | UsageRequest {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -160,7 +187,10 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
   if (values.help) return { command: "usage", problem: undefined };
   const [command, ...extra] = positionals;
   if (command === undefined) return { command: "usage", problem: "no command given" };
-  if (command !== "serve" && command !== "run") return { command: "usage", problem: `unknown command "${command}"` };
+  if (command !== "serve" && command !== "run" && command !== "diagram") return { command: "usage", problem: `unknown command "${command}"` };
+  if (command === "diagram") return diagramCommand(values, extra);
+  const notServe = (["format", "coverage", "list"] as const).find((name) => values[name] !== undefined);
+  if (notServe !== undefined) return { command: "usage", problem: `--${notServe} is an option of diagram, not ${command}` };
   const start = values.start === undefined ? undefined : parseStart(values.start);
   if (start === null) return { command: "usage", problem: `--start must be an RFC 3339 time like 2024-05-01T00:00:00Z, got "${values.start ?? ""}"` };
   if (command === "run") {
@@ -244,6 +274,27 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
   };
 }
 
+/** `diagram TABLE [--format F] [--coverage FILE]` or `diagram --list`. */
+function diagramCommand(values: ReturnType<typeof parse>["values"], extra: readonly string[]): DiagramCommand | UsageRequest {
+  const other = Object.keys(values).find((name) => !["format", "coverage", "list", "help"].includes(name));
+  if (other !== undefined) return { command: "usage", problem: `--${other} is not an option of diagram` };
+  const [table, ...more] = extra;
+  if (more.length > 0) return { command: "usage", problem: `unexpected argument "${more[0] ?? ""}"` };
+  const list = values.list === true;
+  if (table === undefined && !list) return { command: "usage", problem: "diagram needs a table: infra-doubles diagram TABLE (infra-doubles diagram --list names them)" };
+  if (table !== undefined && list) return { command: "usage", problem: "diagram takes a TABLE or --list, not both" };
+  const format = values.format ?? "mermaid";
+  if (!(DIAGRAM_FORMATS as readonly string[]).includes(format)) return { command: "usage", problem: `--format must be one of ${DIAGRAM_FORMATS.join(", ")}, got "${format}"` };
+  if (values.coverage !== undefined && values.coverage.trim() === "") return { command: "usage", problem: "--coverage must name a file" };
+  return {
+    command: "diagram",
+    ...(table === undefined ? {} : { table }),
+    list,
+    format: format as DiagramCommand["format"],
+    ...(values.coverage === undefined ? {} : { coverage: values.coverage }),
+  };
+}
+
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -276,6 +327,9 @@ function parse(argv: readonly string[]) {
       passthrough: { type: "string", multiple: true },
       "world-idle": { type: "string" },
       "max-worlds": { type: "string" },
+      format: { type: "string" },
+      coverage: { type: "string" },
+      list: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
 import { parseCommand, USAGE } from "./args.js";
+import { runDiagram } from "./diagram.js";
 import { runScenarioFile } from "./run.js";
 import { Worlds, worldDefaults } from "./worlds.js";
 import { devServerBanner, devServerJson, devServerWarning, startDevServer, type DevServerOptions } from "./serve.js";
@@ -29,7 +30,8 @@ export const EXIT_USAGE = 2;
  * @param extra - for tests: the services or doubles to serve instead of the registered ones.
  * @returns the exit code: 0 after a clean stop on SIGINT/SIGTERM, 1 when the server cannot start,
  *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr); for `run`: 0 when
- *   every expect step passed, 1 when one failed, 2 for an invalid document.
+ *   every expect step passed, 1 when one failed, 2 for an invalid document; for `diagram`: 0, or 2
+ *   for an unknown table or an unreadable `--coverage` file.
  * @example
  * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signals: process });
  */
@@ -44,6 +46,7 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     io.stderr.write(USAGE);
     return EXIT_USAGE;
   }
+  if (command.command === "diagram") return runDiagram(command, io.stdout, io.stderr);
   if (command.command === "run") {
     return runScenarioFile(command.file, { seed: command.seed, ...(command.start === undefined ? {} : { start: command.start }) }, io.stdout, io.stderr);
   }

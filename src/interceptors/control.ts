@@ -51,6 +51,19 @@ export interface ControlApiOptions {
   readonly faults?: FaultControl;
   /** The doubles' coverage report (`doubles.coverage()`), served as `GET /_sim/coverage`; absent when coverage is off. */
   readonly coverage?: () => unknown;
+  /** The state diagrams, served as `GET /_sim/diagrams` and `GET /_sim/diagrams/:table`. */
+  readonly diagrams?: DiagramControl;
+}
+
+/** What `/_sim/diagrams` reads: the state tables and their drawings (read-only). */
+export interface DiagramControl {
+  /** One entry per table, in listing order (`{"name": "runs", "title": "run", "service": "runs", "states": 27, "transitions": 41}`, ...). */
+  list(): readonly { readonly name: string }[];
+  /**
+   * The diagram of table `name` in `format` (`svg` or `mermaid`), marked with what is stored now
+   * (and with the coverage so far when coverage is on); `undefined` for an unknown table.
+   */
+  render(name: string, format: "svg" | "mermaid"): string | undefined;
 }
 
 /** What `/_sim/faults` acts on: the doubles' fault set, in JSON terms. */
@@ -93,6 +106,8 @@ export interface ClockView {
  * | `DELETE /_sim/faults` | | 204, every fault removed |
  * | `DELETE /_sim/faults/:id` | | 204; 404 no such fault |
  * | `GET /_sim/coverage` | | the coverage report of `doubles.coverage()` (`{"format": "infra-doubles-coverage/1", "services": {...}}`); 404 when coverage is off |
+ * | `GET /_sim/diagrams` | | `{"diagrams": [{"name": "runs", "title": "run", "service": "runs", "states": 27, "transitions": 41, "formats": ["svg", "mermaid"]}, ...]}` |
+ * | `GET /_sim/diagrams/:table` | `?format=svg\|mermaid` (default `svg`) | the table's state diagram (`image/svg+xml` or Mermaid `stateDiagram-v2` text), each state marked with the number of items stored in it now, and the transitions taken with their counts when coverage is on; 404 an unknown table (naming the tables), 400 another format |
  *
  * @example
  * const mounts = controlMounts("http://127.0.0.1:8080", { sim, reset: () => doubles.reset(), journal: () => [], clearJournal: () => {} });
@@ -189,6 +204,7 @@ function coreRoutes(options: ControlApiOptions, plugins: readonly { readonly pre
     },
     ...(options.faults === undefined ? [] : faultRoutes(options.faults)),
     ...(options.coverage === undefined ? [] : [coverageRoute(options.coverage)]),
+    ...(options.diagrams === undefined ? [] : diagramRoutes(options.diagrams)),
   ];
   return routes;
 }
@@ -255,6 +271,49 @@ function wholeParameter(query: URLSearchParams, name: string, min: number): numb
 /** `GET /_sim/coverage`: what the requests so far exercised (docs/guides/see-what-your-tests-never-exercised.md). */
 function coverageRoute(coverage: () => unknown): Route {
   return { method: "GET", path: "/coverage", doc: { answer: "200 the coverage report (endpoints, states, transitions, ...)" }, handler: () => json(200, coverage()) };
+}
+
+/** The formats `GET /_sim/diagrams/:table?format=` takes, the default first. */
+const DIAGRAM_FORMATS = ["svg", "mermaid"] as const;
+
+/**
+ * `GET /_sim/diagrams` (the tables) and `GET /_sim/diagrams/:table` (one drawn): read-only. The SVG
+ * is answered with a `Content-Security-Policy` that allows no script or fetch, so opening it from
+ * the server's origin runs nothing (docs/decisions/coverage.md "State diagrams").
+ * @throws the control API's 404 `not_found` for an unknown table (the message names the tables)
+ *   and 400 `invalid` for a format other than `svg` and `mermaid`.
+ */
+function diagramRoutes(diagrams: DiagramControl): Route[] {
+  return [
+    {
+      method: "GET",
+      path: "/diagrams",
+      doc: { answer: '200 {"diagrams": [{"name", "title", "service", "states", "transitions", "formats"}]}' },
+      handler: () => json(200, { diagrams: diagrams.list().map((entry) => ({ ...entry, formats: [...DIAGRAM_FORMATS] })) }),
+    },
+    {
+      method: "GET",
+      path: "/diagrams/:table",
+      doc: { answer: "200 the state diagram (?format=svg, the default, or mermaid) with the current state counts; 404 an unknown table; 400 another format" },
+      handler: ({ params, query }) => {
+        const format = query.get("format") ?? "svg";
+        if (!(DIAGRAM_FORMATS as readonly string[]).includes(format)) {
+          throw controlError("invalid", "draw state diagram", `format must be ${DIAGRAM_FORMATS.join(" or ")}; got ${JSON.stringify(format)}`);
+        }
+        const name = params.table ?? "";
+        const drawn = diagrams.render(name, format as "svg" | "mermaid");
+        if (drawn === undefined) {
+          const names = diagrams.list().map((entry) => entry.name);
+          throw controlError("not_found", "draw state diagram", `no state table ${JSON.stringify(name)}; the tables are ${names.join(", ")} (GET /_sim/diagrams lists them)`);
+        }
+        const headers: Record<string, string> =
+          format === "svg"
+            ? { "content-type": "image/svg+xml; charset=utf-8", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'", "x-content-type-options": "nosniff" }
+            : { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" };
+        return { status: 200, headers, body: drawn };
+      },
+    },
+  ];
 }
 
 /** `/_sim/faults`: add (POST), list (GET), clear (DELETE), remove one (DELETE /:id). */

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { networkInterfaces } from "node:os";
-import { bindsBeyondLoopback, controlHosts, controlMounts, guardControl, type PluginControlRoutes } from "../interceptors/control.js";
+import { bindsBeyondLoopback, controlHosts, controlMounts, guardControl, type DiagramControl, type PluginControlRoutes } from "../interceptors/control.js";
 import { createHandler, type Handler } from "../interceptors/handler.js";
 import { RequestJournal, type JournalOptions } from "../interceptors/journal.js";
 import type { HttpService, ServiceMount } from "../interceptors/http.js";
@@ -28,6 +28,7 @@ import { CoverageCollector } from "./coverage/collector.js";
 import { routeNamesOf, Vocabulary } from "../interceptors/vocabulary.js";
 import type { CoverageReport } from "./coverage/report.js";
 import { currentTestFileSource, flushCoverage, registerCoverage } from "./coverage/sink.js";
+import { diagramMarks, stateDiagramMermaid, stateDiagramSvg, STATE_TABLES, tableSummary } from "./diagrams/index.js";
 import { checkDoublesOptions } from "./options.js";
 import type { ServicePlugin } from "./plugin.js";
 import type { UnhandledRequest } from "./journal-matchers.js";
@@ -437,6 +438,27 @@ export class DoublesCore {
   }
 
   /**
+   * `/_sim/diagrams`: the state tables of the services these doubles run, drawn with the number of
+   * items stored in each state now and, when coverage is on, the coverage so far (no routes when
+   * no service has a table).
+   */
+  private diagramControl(): { diagrams?: DiagramControl } {
+    const served = STATE_TABLES.filter((table) => this.plugins.some((plugin) => plugin.key === table.service));
+    if (served.length === 0) return {};
+    return {
+      diagrams: {
+        list: () => served.map(tableSummary),
+        render: (name, format) => {
+          const table = served.find((t) => t.name === name);
+          if (table === undefined) return undefined;
+          const marks = diagramMarks(table, { sim: this.sim, ...(this.collector === undefined ? {} : { coverage: this.collector.report() }) });
+          return format === "svg" ? stateDiagramSvg(table, marks) : stateDiagramMermaid(table, marks);
+        },
+      },
+    };
+  }
+
+  /**
    * Forgets what was counted so far (e.g. after a setup phase that should not count).
    * @throws {UsageError} when the doubles were created with `coverage: false`.
    * @example doubles.clearCoverage();
@@ -637,6 +659,7 @@ export class DoublesCore {
       clearJournal: () => holder.handler?.clearJournal(),
       plugins,
       ...(this.collector === undefined ? {} : { coverage: () => this.coverage() }),
+      ...this.diagramControl(),
       faults: {
         add: (definition) => {
           const handle = this.faults.add(definition as FaultDefinition);

@@ -2,10 +2,12 @@
  * The coverage report as one self-contained HTML page, read top-down: a summary first (reached /
  * total per service and per dimension), then everything never reached, then a table per service
  * (endpoints with the statuses answered, each machine's states and transitions, each event
- * subject) whose rows name the test files that reached them when the run recorded them. No
- * scripts, no external assets.
+ * subject) whose rows name the test files that reached them when the run recorded them, and the
+ * state diagram of every transition table with the transitions reached (and how often) and never
+ * reached drawn. No scripts, no external assets (the diagrams are inline SVG).
  */
 import type { CoverageReport, CoverageTally, EndpointTally, ServiceCoverage } from "../scenarios/coverage/report.js";
+import { coverageMarks, STATE_TABLES, stateDiagramSvg } from "../scenarios/diagrams/index.js";
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
 h1{font-size:1.4em}h2{font-size:1.2em;margin-top:2em}h3{font-size:1.05em}
@@ -14,7 +16,9 @@ th,td{border:1px solid #ccc;padding:.2em .6em;text-align:left;vertical-align:top
 th{background:#f3f3f3}td.n{text-align:right}tr.total td{font-weight:600}
 tr.never td{background:#fde2e2;color:#8a1c1c}
 caption{text-align:left;font-weight:600;padding:.3em 0}
-ul.never li{margin:.3em 0}ul.never code{background:#fde2e2;color:#8a1c1c;padding:0 .2em}`;
+ul.never li{margin:.3em 0}ul.never code{background:#fde2e2;color:#8a1c1c;padding:0 .2em}
+figure.diagram{margin:1em 0 2em;overflow-x:auto}figure.diagram svg{max-width:100%;height:auto}
+figcaption{font-weight:600;margin:.3em 0}`;
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -98,6 +102,24 @@ function statusesOf(endpoints: EndpointTally): (label: string) => string {
       .join(", ");
 }
 
+/**
+ * The state diagrams of the services in `report` (`<h2 id="diagrams">`): one inline SVG per
+ * transition table, its arrows marked taken (with counts) or never taken.
+ */
+function diagrams(report: CoverageReport): string {
+  const figures = STATE_TABLES.filter((table) => report.services[table.service] !== undefined).map((table) => {
+    const marks = coverageMarks(table, report);
+    const counted = marks.transitions?.filter((count) => count !== undefined) ?? [];
+    const reached = counted.filter((count) => (count ?? 0) > 0).length;
+    return `<figure class="diagram" id="diagram-${escape(table.name)}"><figcaption>${escape(`${table.title} (${table.service}): ${reached}/${counted.length} transitions reached`)}</figcaption>
+${stateDiagramSvg(table, marks)}</figure>`;
+  });
+  if (figures.length === 0) return "";
+  return `<h2 id="diagrams">State diagrams</h2>
+<p>Each transition table drawn: green arrows were taken (with how often), red dashed ones never; grey ones coverage does not count. <code>infra-doubles diagram TABLE --coverage coverage.json</code> prints the same as Mermaid text.</p>
+${figures.join("\n")}`;
+}
+
 /** Whether any row of `report` names the test files that reached it. */
 function hasFiles(report: CoverageReport): boolean {
   return Object.values(report.services).some((service) => dimensionsOf(service).some(({ tally }) => tally.by !== undefined));
@@ -106,7 +128,8 @@ function hasFiles(report: CoverageReport): boolean {
 /**
  * The page for `report`: the summary table (`<h2 id="summary">`: reached, total and percentage per
  * service and dimension, and each service's total), then the never-reached items (`<h2
- * id="never">`), then a table per service (`<h2>runs</h2>`, ...) with a "test files" column when
+ * id="never">`), then the state diagrams (`<h2 id="diagrams">`, one `<figure id="diagram-runs">` per
+ * transition table of the services in the report), then a table per service (`<h2>runs</h2>`, ...) with a "test files" column when
  * the report has `by` (collected under the vitest global setup).
  * @example writeFileSync("coverage.html", coverageHtml(mergeCoverage(reports)));
  */
@@ -129,6 +152,7 @@ export function coverageHtml(report: CoverageReport): string {
 <p>What the tests exercised in each simulated service, against the fake's own route and transition tables: the summary, then what was never reached, then every row${withFiles ? " with the test files that reached it" : ""}.</p>
 ${summary(report)}
 ${neverReached(report)}
+${diagrams(report)}
 <h2 id="details">Every row</h2>
 ${sections.join("\n")}
 </body></html>

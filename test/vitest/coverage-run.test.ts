@@ -98,7 +98,10 @@ describe("merging coverage", () => {
     expect(read).toContainEqual(["secrets", "health code events", "2", "6", "33%"]);
 
     // The never-reached list names every never-reached item once, under its service and dimension.
-    const never = html.slice(neverAt, detailsAt);
+    const diagramsAt = html.indexOf('<h2 id="diagrams">');
+    expect(diagramsAt).toBeGreaterThan(neverAt);
+    expect(detailsAt).toBeGreaterThan(diagramsAt);
+    const never = html.slice(neverAt, diagramsAt);
     expect(never).toContain("<h3>secrets</h3>");
     expect(never).toContain("<li>health code events (4 of 6): <code>drsecondarycode</code>, <code>performancestandbycode</code>, <code>sealedcode</code>, <code>uninitcode</code></li>");
     const neverCount = Object.values(merged.services).reduce(
