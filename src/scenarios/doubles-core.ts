@@ -615,6 +615,7 @@ export class DoublesCore {
       clearJournal: () => holder.handler?.clearJournal(),
       plugins,
       ...(this.collector === undefined ? {} : { coverage: () => this.coverage() }),
+      tables: this.plugins.flatMap((plugin) => (plugin.tables === undefined ? [] : [{ key: plugin.key, tables: plugin.tables(this.sim) }])),
       faults: {
         add: (definition) => {
           const handle = this.faults.add(definition as FaultDefinition);

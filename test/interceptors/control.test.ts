@@ -31,7 +31,7 @@ describe("the /_sim/ clock", () => {
     expect(await call("GET", "/clock")).toEqual({
       status: 200,
       type: "application/json",
-      body: { now: "2024-01-01T00:00:00.000Z", epochMs: START, advanceable: true },
+      body: { now: "2024-01-01T00:00:00.000Z", epochMs: START, advanceable: true, mode: "manual" },
     });
   });
 
