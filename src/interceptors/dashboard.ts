@@ -24,9 +24,10 @@ const FILES: readonly { readonly path: string; readonly file: string; readonly t
   { path: "/ui", file: "index.html", type: "text/html; charset=utf-8" },
   { path: "/ui/app.js", file: "app.js", type: "text/javascript; charset=utf-8" },
   { path: "/ui/app.css", file: "app.css", type: "text/css; charset=utf-8" },
+  { path: "/ui/favicon.svg", file: "favicon.svg", type: "image/svg+xml" },
 ];
 
-/** The dashboard's paths on the server (`/_sim/ui`, `/_sim/ui/app.js`, `/_sim/ui/app.css`). */
+/** The dashboard's paths on the server (`/_sim/ui`, `/_sim/ui/app.js`, `/_sim/ui/app.css`, `/_sim/ui/favicon.svg`). */
 const ASSET_PATHS: ReadonlySet<string> = new Set(FILES.map(({ path }) => `/_sim${path}`));
 
 /**
@@ -71,8 +72,9 @@ function answer(file: string, type: string): SimResponse {
 }
 
 /**
- * The dashboard's routes, relative to `/_sim`: `GET /ui` (the page), `GET /ui/app.js`, `GET /ui/app.css`.
- * @example dashboardRoutes().map((r) => r.path) // ["/ui", "/ui/app.js", "/ui/app.css"]
+ * The dashboard's routes, relative to `/_sim`: `GET /ui` (the page), `GET /ui/app.js`, `GET /ui/app.css`,
+ * `GET /ui/favicon.svg` (else the browser asks the services for `/favicon.ico`).
+ * @example dashboardRoutes().map((r) => r.path) // ["/ui", "/ui/app.js", "/ui/app.css", "/ui/favicon.svg"]
  */
 export function dashboardRoutes(): Route[] {
   return FILES.map(({ path, file, type }) => ({

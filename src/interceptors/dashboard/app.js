@@ -203,6 +203,11 @@ function fillPager(pager, answer, go) {
   pager.replaceChildren(previous, element("span", `page ${answer.page} of ${pages} (${answer.total} rows)`), next);
 }
 
+/** Reads `node`'s height: the browser lays the page out now, so a render's measure includes style and layout. */
+function layout(node) {
+  return node.offsetHeight;
+}
+
 function debounce(fn, ms) {
   let timer;
   return (...args) => {
@@ -290,7 +295,8 @@ async function loadTable() {
     view.tablePage = page;
     loadTable().catch(showError);
   });
-  performance.measure("dashboard:table", { start: started });
+  layout(table);
+  performance.measure("dashboard:render:table", { start: started });
 }
 
 $("table-search").addEventListener(
@@ -311,6 +317,7 @@ $("table-reveal").addEventListener("change", () => {
 
 async function loadJournal() {
   const answer = await json(`journal/rows${query({ page: view.journalPage, size: view.journalSize, q: view.journalQuery })}`);
+  const started = performance.now();
   const changed = answer.last !== view.journalLast;
   view.journalLast = answer.last;
   const table = $("journal-table");
@@ -340,6 +347,8 @@ async function loadJournal() {
     view.journalPage = page;
     loadJournal().catch(showError);
   });
+  layout(table);
+  performance.measure("dashboard:render:journal", { start: started });
   return changed;
 }
 
@@ -406,6 +415,7 @@ $("journal-reveal").addEventListener("change", () => {
 async function loadFaults() {
   if (!offers("/faults")) return;
   const { faults } = await json("faults");
+  const started = performance.now();
   fillTable(
     $("faults-table"),
     [
@@ -431,11 +441,14 @@ async function loadFaults() {
       window: fault.from === undefined && fault.until === undefined ? null : `${fault.from ?? "start"} .. ${fault.until ?? "end"}`,
     })),
   );
+  layout($("faults-table"));
+  performance.measure("dashboard:render:faults", { start: started });
 }
 
 async function loadCoverage() {
   if (!offers("/coverage")) return;
   const report = await json("coverage");
+  const started = performance.now();
   $("coverage").hidden = false;
   const rows = [];
   const tally = (t) => (t === undefined ? null : `${t.exercised} of ${t.total}`);
@@ -456,6 +469,8 @@ async function loadCoverage() {
     ],
     rows.map((row) => ({ ...row, never: row.never.length > 8 ? [...row.never.slice(0, 8), `+${row.never.length - 8} more`] : row.never })),
   );
+  layout($("coverage-table"));
+  performance.measure("dashboard:render:coverage", { start: started });
 }
 
 // ---- state diagrams (issue 28 item 2, another branch) ----------------------------------------
@@ -528,17 +543,18 @@ $("live").addEventListener("change", schedule);
 
 async function start() {
   try {
-    const listing = await json("");
+    // Two rounds of requests before the first render: what the API offers, the tables, the clock
+    // and the journal at once; then the table shown, faults and coverage.
+    const [listing, tables, clock] = await Promise.all([json(""), json("tables").catch(() => undefined), json("clock"), loadJournal()]);
     view.routes = new Set(listing.routes.map((entry) => entry.route));
-    if (offers("/tables")) {
-      view.services = (await json("tables")).services;
-      if (view.service === "") {
-        view.service = view.services[0]?.key ?? "";
-        view.table = view.services[0]?.tables[0]?.name ?? "";
-      }
+    view.services = tables?.services ?? [];
+    if (view.service === "") {
+      view.service = view.services[0]?.key ?? "";
+      view.table = view.services[0]?.tables[0]?.name ?? "";
     }
     renderServices();
-    await refresh(true);
+    renderClock(clock);
+    await Promise.all([loadTable(), loadFaults(), loadCoverage()]);
     clearError();
     if (!view.started) {
       view.started = true;
