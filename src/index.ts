@@ -39,7 +39,25 @@ export {
   type SplitListenOptions,
   type SplitServers,
 } from "./scenarios/doubles-core.js";
-export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type FaultControl, type PluginControlRoutes } from "./interceptors/control.js";
+export {
+  CONTROL_PREFIX,
+  clockView,
+  controlMounts,
+  pageRows,
+  type ClockMode,
+  type ClockView,
+  type ControlApiOptions,
+  type FaultControl,
+  type PluginControlRoutes,
+  type ServiceTables,
+  type StateTable,
+  type StateTableCell,
+  type StateTableColumn,
+  type StateTableColumnKind,
+  type StateTablePage,
+  type StateTableQuery,
+  type StateTableRow,
+} from "./interceptors/control.js";
 export type { ServicePlugin } from "./scenarios/plugin.js";
 export {
   COVERAGE_FORMAT,

@@ -93,7 +93,7 @@ export type StateTableRow = Readonly<Record<string, StateTableCell>>;
 export interface StateTableQuery {
   /** 1-based page number. */
   readonly page: number;
-  /** Rows per page (1 to {@link MAX_TABLE_PAGE_SIZE}). */
+  /** Rows per page (1 to 500, `MAX_TABLE_PAGE_SIZE`). */
   readonly size: number;
   /** Case-insensitive text every row shown contains in one of its cells (masked cells excluded); `""`: every row. */
   readonly q: string;

@@ -36,6 +36,9 @@ function findChromium(): string | undefined {
 }
 
 const CHROMIUM = findChromium();
+if (CHROMIUM === undefined && process.env.INFRA_DOUBLES_REQUIRE_CHROMIUM === "1") {
+  throw new Error("test/browser/dashboard.test.ts: INFRA_DOUBLES_REQUIRE_CHROMIUM=1 but no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH)");
+}
 if (CHROMIUM === undefined) {
   console.warn("test/browser/dashboard.test.ts: SKIPPED: no Chromium found (apt-get install -y chromium, or set CHROMIUM_PATH); .ci/run installs it");
 }
@@ -147,6 +150,8 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     const ws = names?.runs.workspaces["acme/prod"] ?? "";
     const alice = names?.runs.users.alice ?? "";
     const runId = doubles.runs.uploadConfiguration(ws, { as: alice }).runId ?? "";
+    // A stored value that is HTML is shown as text, never run.
+    const hostile = doubles.runs.queueRun(ws, { as: alice, message: '<img src=x onerror="window.__ran=1">' });
     const { page, seen, problems, context } = await open(server.url);
     await ready(page);
 
@@ -160,6 +165,8 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     await expect.poll(() => rowOf(page, runId).count()).toBe(1);
     const before = doubles.runs.run(runId).status;
     expect(await rowOf(page, runId).locator(".status").innerText()).toBe(before);
+    expect(await rowOf(page, hostile).innerText()).toContain('<img src=x onerror="window.__ran=1">');
+    expect(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran)).toBeUndefined();
     await page.click('#tables button[data-table="workspaces"]');
     await expect.poll(() => tableText(page)).toContain(ws);
 
@@ -207,6 +214,8 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     await expect.poll(() => rowOf(page, runId).locator(".status").innerText()).toBe(after);
     expect(await rowOf(page, runId).innerText()).toContain("applied");
     await page.screenshot({ path: join(shots, "advanced.png"), fullPage: true });
+    await page.click("#journal-entry button.close");
+    await expect.poll(() => page.locator("#journal-entry").isHidden()).toBe(true);
     if (process.env.UPDATE_DASHBOARD_SCREENSHOT === "1") await page.screenshot({ path: SCREENSHOT });
 
     await expectAllAdmitted(seen, server.url, policy);

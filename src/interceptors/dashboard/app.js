@@ -370,7 +370,7 @@ async function showEntry(seq) {
     section.append(element("h3", title));
     section.append(element("pre", Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\n"), "headers"));
     const text = body.text ?? (body.base64 === undefined ? "" : `(${body.size} bytes, base64) ${body.base64}`);
-    section.append(element("pre", prettyBody(text) + (body.truncated ? `\n... (${body.size} bytes in all)` : ""), "body"));
+    if (text !== "") section.append(element("pre", prettyBody(text) + (body.truncated ? `\n... (${body.size} bytes in all)` : ""), "body"));
     return section;
   };
   const close = element("button", "close", "close");
@@ -378,6 +378,7 @@ async function showEntry(seq) {
   close.addEventListener("click", () => {
     box.hidden = true;
     view.journalSeq = undefined;
+    for (const row of $("journal-table").querySelectorAll("tr.selected")) row.classList.remove("selected");
   });
   box.replaceChildren(
     element("h3", `#${entry.seq} ${entry.method} ${entry.url} -> ${entry.status}${entry.operation ? ` (${entry.operation})` : ""}${entry.fault ? ` fault ${entry.fault}` : ""}`),
