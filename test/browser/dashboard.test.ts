@@ -17,9 +17,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { controlHosts, controlRefusal, type ControlAccessPolicy } from "../../src/interceptors/control.js";
+import { controlHosts, controlRefusal, type ControlAccessPolicy, type PluginControlRoutes } from "../../src/interceptors/control.js";
 import type { RunningServer } from "../../src/interceptors/server.js";
-import { createDoubles, type Doubles } from "../../src/scenarios/doubles.js";
+import { json, type Route } from "../../src/interceptors/http.js";
+import { createDoubles, Doubles } from "../../src/scenarios/doubles.js";
 
 /** The Chromium binary: CHROMIUM_PATH, else the first of Debian's and other usual names on PATH. */
 function findChromium(): string | undefined {
@@ -254,6 +255,26 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     await context.close();
   });
 
+  it("shows the state diagrams the server offers (GET /_sim/diagrams/:table), and hides the panel otherwise", async () => {
+    const { server } = await serve();
+    const plain = await open(server.url);
+    await ready(plain.page);
+    expect(await plain.page.locator("#diagrams").isHidden()).toBe(true);
+    await plain.context.close();
+    // A server whose control API lists diagram routes (as the diagrams branch will add them).
+    const doubles = new WithDiagrams({ seed: 1, clock: "manual" });
+    const withDiagrams = await doubles.listen({ port: 0 });
+    servers.push(withDiagrams);
+    const { page, problems, context } = await open(withDiagrams.url);
+    await ready(page);
+    await page.locator("#diagram-tables button", { hasText: "runs" }).click();
+    await expect.poll(() => page.locator("#diagram").innerText()).toContain("stateDiagram-v2");
+    await page.locator("#diagram-tables button", { hasText: "leases" }).click();
+    await expect.poll(() => page.locator("#diagram img").count()).toBe(1);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("renders in under 100 ms with 10,000 runs and 1,000 journal entries stored (paged tables)", async () => {
     const { doubles, server } = await serve();
     const names = doubles.scenario?.names;
@@ -298,6 +319,24 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     await context.close();
   });
 });
+
+/** Doubles whose control API offers `GET /_sim/diagrams` and `GET /_sim/diagrams/:table` (Mermaid text for `runs`, SVG for `leases`). */
+class WithDiagrams extends Doubles {
+  protected override moreControlRoutes(): readonly PluginControlRoutes[] {
+    const routes: Route[] = [
+      { method: "GET", path: "/", handler: () => json(200, { diagrams: [{ name: "runs" }, { name: "leases" }] }) },
+      {
+        method: "GET",
+        path: "/:table",
+        handler: ({ params }) =>
+          params.table === "runs"
+            ? { status: 200, headers: { "content-type": "text/plain; charset=utf-8" }, body: "stateDiagram-v2\n  pending --> planning: 1\n" }
+            : { status: 200, headers: { "content-type": "image/svg+xml" }, body: '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><circle cx="10" cy="10" r="8"/></svg>' },
+      },
+    ];
+    return [...super.moreControlRoutes(), { key: "diagrams", routes }];
+  }
+}
 
 /** `count` more runs across 100 workspaces of `acme` (each a queued run waiting for its workspace). */
 function seedRuns(doubles: Doubles, alice: string, count: number): void {
