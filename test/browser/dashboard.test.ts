@@ -217,7 +217,10 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     await page.screenshot({ path: join(shots, "advanced.png"), fullPage: true });
     await page.click("#journal-entry button.close");
     await expect.poll(() => page.locator("#journal-entry").isHidden()).toBe(true);
-    if (process.env.UPDATE_DASHBOARD_SCREENSHOT === "1") await page.screenshot({ path: SCREENSHOT });
+    if (process.env.UPDATE_DASHBOARD_SCREENSHOT === "1") {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: SCREENSHOT });
+    }
 
     await expectAllAdmitted(seen, server.url, policy);
     expect(seen.filter((entry) => entry.method !== "GET").map((entry) => `${entry.method} ${new URL(entry.url).pathname}`)).toEqual(["POST /_sim/clock/advance"]);
