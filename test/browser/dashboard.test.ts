@@ -61,6 +61,9 @@ faults:
 `;
 
 const TOKEN_HEADER = "x-infra-doubles-control-token";
+
+/** `expect.poll` with room for a loaded machine (the page polls every second). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 50 });
 const SCREENSHOT = fileURLToPath(new URL("../../docs/guides/images/dashboard.png", import.meta.url));
 
 /** What the page asked and what it got: every request, with its headers as sent. */
@@ -71,7 +74,7 @@ interface Seen {
   status?: number;
 }
 
-describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", () => {
+describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", { timeout: 60_000 }, () => {
   let browser: Browser;
   const servers: RunningServer[] = [];
   const shots = mkdtempSync(join(tmpdir(), "infra-doubles-dashboard-"));
@@ -79,7 +82,7 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
   beforeAll(async () => {
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({ executablePath: CHROMIUM ?? "", headless: true });
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -133,7 +136,7 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
 
   /** Every request the page made (all answered) admitted by the control API's rules, same-origin. */
   async function expectAllAdmitted(seen: readonly Seen[], origin: string, policy: ControlAccessPolicy) {
-    await expect.poll(() => seen.every((entry) => entry.status !== undefined), { timeout: 5000 }).toBe(true);
+    await poll(() => seen.every((entry) => entry.status !== undefined)).toBe(true);
     expect(seen.length).toBeGreaterThan(5);
     for (const entry of seen) {
       const url = new URL(entry.url);
@@ -157,35 +160,35 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     await ready(page);
 
     // The clock, in manual mode.
-    await expect.poll(() => page.locator("#clock-now").innerText()).toBe("2024-01-01 00:00:00");
+    await poll(() => page.locator("#clock-now").innerText()).toBe("2024-01-01 00:00:00");
     expect(await page.locator("#clock-mode").innerText()).toBe("manual");
 
     // Tables: runs (the default service), the run with its status.
     expect(await tableText(page)).toContain("acme");
     await page.click('#tables button[data-table="runs"]');
-    await expect.poll(() => rowOf(page, runId).count()).toBe(1);
+    await poll(() => rowOf(page, runId).count()).toBe(1);
     const before = doubles.runs.run(runId).status;
     expect(await rowOf(page, runId).locator(".status").innerText()).toBe(before);
     expect(await rowOf(page, hostile).innerText()).toContain('<img src=x onerror="window.__ran=1">');
     expect(await page.evaluate(() => (window as unknown as { __ran?: number }).__ran)).toBeUndefined();
     await page.click('#tables button[data-table="workspaces"]');
-    await expect.poll(() => tableText(page)).toContain(ws);
+    await poll(() => tableText(page)).toContain(ws);
 
     // Access-control tokens: the SecretID masked, shown when revealed.
     const ci = names?.accessControl.tokens.ci;
     await page.click('#services button[data-service="accessControl"]');
-    await expect.poll(() => tableText(page)).toContain(ci?.accessorId ?? "?");
+    await poll(() => tableText(page)).toContain(ci?.accessorId ?? "?");
     expect(await tableText(page)).not.toContain(ci?.secretId ?? "?");
     await page.check("#table-reveal");
-    await expect.poll(() => tableText(page)).toContain(ci?.secretId ?? "?");
+    await poll(() => tableText(page)).toContain(ci?.secretId ?? "?");
     await page.uncheck("#table-reveal");
 
     // Search.
     await page.click('#services button[data-service="secrets"]');
     await page.click('#tables button[data-table="mounts"]');
-    await expect.poll(() => page.locator("#table tbody tr").count()).toBeGreaterThan(1);
+    await poll(() => page.locator("#table tbody tr").count()).toBeGreaterThan(1);
     await page.fill("#table-search", "cloud");
-    await expect.poll(() => page.locator("#table tbody tr").count()).toBe(1);
+    await poll(() => page.locator("#table tbody tr").count()).toBe(1);
     expect(await tableText(page)).toContain("cloud");
     await page.fill("#table-search", "");
     await page.screenshot({ path: join(shots, "loaded.png"), fullPage: true });
@@ -194,29 +197,29 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     expect(await page.locator("#faults-table").innerText()).toMatch(/fault-1\s+secrets\s+GET \/sys\/health\s+answer sealed\s+1\s+0\s+0\s+no/);
     const health = await fetch(`${server.url}/v1/sys/health`);
     expect(health.status).toBe(503);
-    await expect.poll(() => tableText(page, "journal-table"), { timeout: 5000 }).toContain("/v1/sys/health");
-    await expect.poll(() => page.locator("#faults-table").innerText(), { timeout: 5000 }).toMatch(/answer sealed\s+1\s+1\s+1\s+yes/);
+    await poll(() => tableText(page, "journal-table")).toContain("/v1/sys/health");
+    await poll(() => page.locator("#faults-table").innerText()).toMatch(/answer sealed\s+1\s+1\s+1\s+yes/);
     // Its bodies on demand, credentials masked.
     await fetch(`${server.url}/v1/auth/token/lookup-self`, { headers: { "x-vault-token": names?.secrets.tokens.deployer ?? "" } });
-    await expect.poll(() => tableText(page, "journal-table"), { timeout: 5000 }).toContain("lookup-self");
+    await poll(() => tableText(page, "journal-table")).toContain("lookup-self");
     await page.locator("#journal-table tbody tr", { hasText: "lookup-self" }).click();
-    await expect.poll(() => page.locator("#journal-entry").innerText()).toContain("x-vault-token: ***");
+    await poll(() => page.locator("#journal-entry").innerText()).toContain("x-vault-token: ***");
     expect(await page.locator("#journal-entry").innerText()).not.toContain(`x-vault-token: ${names?.secrets.tokens.deployer ?? "?"}`);
     expect(await page.locator("#coverage-table").innerText()).toMatch(/secrets\s+endpoints\s+\d+ of \d+/);
 
     // +10m: the clock moves, the run goes on (plan 2m, apply 3m, auto-apply).
     await page.click('#services button[data-service="runs"]');
     await page.click('#tables button[data-table="runs"]');
-    await expect.poll(() => rowOf(page, runId).count()).toBe(1);
+    await poll(() => rowOf(page, runId).count()).toBe(1);
     await page.click('button[data-advance="10m"]');
-    await expect.poll(() => page.locator("#clock-now").innerText()).toBe("2024-01-01 00:10:00");
+    await poll(() => page.locator("#clock-now").innerText()).toBe("2024-01-01 00:10:00");
     const after = doubles.runs.run(runId).status;
     expect(after).not.toBe(before);
-    await expect.poll(() => rowOf(page, runId).locator(".status").innerText()).toBe(after);
+    await poll(() => rowOf(page, runId).locator(".status").innerText()).toBe(after);
     expect(await rowOf(page, runId).innerText()).toContain("applied");
     await page.screenshot({ path: join(shots, "advanced.png"), fullPage: true });
     await page.click("#journal-entry button.close");
-    await expect.poll(() => page.locator("#journal-entry").isHidden()).toBe(true);
+    await poll(() => page.locator("#journal-entry").isHidden()).toBe(true);
     if (process.env.UPDATE_DASHBOARD_SCREENSHOT === "1") {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: SCREENSHOT });
@@ -234,7 +237,7 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     const { page, seen, problems, context } = await open(server.url);
     await page.waitForSelector("#token-form:not([hidden])");
     // Before the token: the page's files load (no token needed), its first data requests are 401.
-    await expect.poll(() => seen.every((entry) => entry.status !== undefined)).toBe(true);
+    await poll(() => seen.every((entry) => entry.status !== undefined)).toBe(true);
     const before = seen.splice(0);
     const files = ["/_sim/ui", "/_sim/ui/app.css", "/_sim/ui/app.js", "/_sim/ui/favicon.svg"];
     for (const entry of before) expect(entry.status, entry.url).toBe(files.includes(new URL(entry.url).pathname) ? 200 : 401);
@@ -243,7 +246,7 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     await page.click("#token-form button[type=submit]");
     await ready(page);
     await page.click('button[data-advance="1m"]');
-    await expect.poll(() => page.locator("#clock-now").innerText()).toBe("2024-01-01 00:01:00");
+    await poll(() => page.locator("#clock-now").innerText()).toBe("2024-01-01 00:01:00");
     await expectAllAdmitted(seen, server.url, policy);
     for (const entry of seen) {
       expect(entry.headers[TOKEN_HEADER], entry.url).toBe(token);
@@ -271,9 +274,9 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
     const { page, problems, context } = await open(withDiagrams.url);
     await ready(page);
     await page.locator("#diagram-tables button", { hasText: "runs" }).click();
-    await expect.poll(() => page.locator("#diagram").innerText()).toContain("stateDiagram-v2");
+    await poll(() => page.locator("#diagram").innerText()).toContain("stateDiagram-v2");
     await page.locator("#diagram-tables button", { hasText: "leases" }).click();
-    await expect.poll(() => page.locator("#diagram img").count()).toBe(1);
+    await poll(() => page.locator("#diagram img").count()).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -296,7 +299,7 @@ describe.skipIf(CHROMIUM === undefined)("the dashboard in headless Chromium", ()
       if (round > 0) await page.reload();
       await ready(page);
       await page.click('#tables button[data-table="runs"]');
-      await expect.poll(() => page.locator("#table-pager").innerText()).toContain("(10000 rows)");
+      await poll(() => page.locator("#table-pager").innerText()).toContain("(10000 rows)");
       rounds.push(
         await page.evaluate(() => {
           const renders = performance.getEntriesByType("measure").filter((entry) => entry.name.startsWith("dashboard:render:"));
