@@ -1,4 +1,4 @@
-import { copyFileSync } from "node:fs";
+import { copyFileSync, cpSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { defineConfig } from "tsup";
@@ -27,10 +27,13 @@ export default defineConfig({
   external: ["nock", "msw", "fast-check", "vitest"],
   shims: true,
   // The scenario document schema (generated from the types by `npm run schema`) ships beside the
-  // bundles: validation reads it from there, and `infra-doubles/scenario.schema.json` exports it.
+  // bundles: validation reads it from there, and `infra-doubles/scenario.schema.json` exports it;
+  // so does the dashboard's folder (dist/dashboard/).
   // Then the ESM outputs are built again, the main entry's modules as one internal file (scripts/build-esm.mjs says why).
   onSuccess: async () => {
     copyFileSync("src/scenarios/document/scenario.schema.json", "dist/scenario.schema.json");
+    // The dev server's dashboard (GET /_sim/ui): its page, script and style sheet, read from beside the bundles.
+    cpSync("src/interceptors/dashboard", "dist/dashboard", { recursive: true });
     const { buildEsm } = (await import(pathToFileURL(join(process.cwd(), "scripts/build-esm.mjs")).href)) as { buildEsm: (entries: Record<string, string>) => Promise<void> };
     await buildEsm(entry);
   },

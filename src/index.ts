@@ -39,7 +39,26 @@ export {
   type SplitListenOptions,
   type SplitServers,
 } from "./scenarios/doubles-core.js";
-export { CONTROL_PREFIX, clockView, controlMounts, type ClockView, type ControlApiOptions, type DiagramControl, type FaultControl, type PluginControlRoutes } from "./interceptors/control.js";
+export {
+  CONTROL_PREFIX,
+  clockView,
+  controlMounts,
+  pageRows,
+  type ClockMode,
+  type ClockView,
+  type ControlApiOptions,
+  type DiagramControl,
+  type FaultControl,
+  type PluginControlRoutes,
+  type ServiceTables,
+  type StoredTable,
+  type StoredTableCell,
+  type StoredTableColumn,
+  type StoredTableColumnKind,
+  type StoredTablePage,
+  type StoredTableQuery,
+  type StoredTableRow,
+} from "./interceptors/control.js";
 export type { ServicePlugin } from "./scenarios/plugin.js";
 export {
   COVERAGE_FORMAT,

@@ -279,6 +279,7 @@ export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services"
     `  POST ${control}/scenario        (a scenario document, JSON or YAML)`,
     `  GET  ${control}/                (every control route with its body shape)`,
     `  GET  ${control}/journal       (credentials masked; ?reveal=true shows them)`,
+    `  GET  ${control}/ui            (the dashboard: open it in a browser)`,
     "",
     "Press Ctrl+C to stop.",
   );

@@ -4,13 +4,14 @@
  * `/_sim/<service key>/`. JSON in, JSON out; errors are `{"error": {"status", "code", "message"}}`.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { clockDurationMs } from "../simulator/kernel/clock.js";
+import { AdvanceableClock, clockDurationMs, GlobalDateClock, ManualClock, SystemClock } from "../simulator/kernel/clock.js";
 import { DomainError, isDomainError, UsageError, type DomainErrorCode } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import { isoMillis } from "../simulator/kernel/time.js";
 import { GO_MAX_JSON_DEPTH, goJsonSyntaxMessage, jsonDepthExceeds } from "./go-json-syntax.js";
 import type { Handler, RequestHead } from "./handler.js";
-import { journalWire, type JournalEntry } from "./journal.js";
+import { dashboardRoutes, isDashboardAsset } from "./dashboard.js";
+import { journalWire, MASK, maskUrl, type JournalEntry } from "./journal.js";
 import { bodyText, empty, json, type HttpService, type Route, type ServiceMount, type SimRequest, type SimResponse } from "./http.js";
 
 /** Path prefix of the control API on the server's origin. */
@@ -53,6 +54,11 @@ export interface ControlApiOptions {
   readonly coverage?: () => unknown;
   /** The state diagrams, served as `GET /_sim/diagrams` and `GET /_sim/diagrams/:table`. */
   readonly diagrams?: DiagramControl;
+  /**
+   * What each service stores, as read-only paged tables: served as `GET /_sim/tables` (the list)
+   * and `GET /_sim/tables/:service/:table` (a page), and shown by the dashboard (`GET /_sim/ui`).
+   */
+  readonly tables?: readonly ServiceTables[];
 }
 
 /** What `/_sim/diagrams` reads: the state tables and their drawings (read-only). */
@@ -64,6 +70,115 @@ export interface DiagramControl {
    * (and with the coverage so far when coverage is on); `undefined` for an unknown table.
    */
   render(name: string, format: "svg" | "mermaid"): string | undefined;
+}
+
+/** One service's read-only tables (`ServicePlugin.tables`). */
+export interface ServiceTables {
+  /** The service key (`runs`, `accessControl`, `secrets`). */
+  readonly key: string;
+  readonly tables: readonly StoredTable[];
+}
+
+/**
+ * How the dashboard shows a column's values: `text` (as is), `time` (an ISO 8601 instant of
+ * simulated time), `duration` (ms, shown as `1h2m3s`), `list` (strings), `secret` (a credential:
+ * answered as `***` unless `?reveal=true`), `status` (a state of a transition table, highlighted).
+ */
+export type StoredTableColumnKind = "text" | "time" | "duration" | "list" | "secret" | "status";
+
+/** A column of a {@link StoredTable}. */
+export interface StoredTableColumn {
+  /** The row field (`id`, `status`). */
+  readonly key: string;
+  /** The header shown (`Status`). */
+  readonly title: string;
+  /** Default `text`. */
+  readonly kind?: StoredTableColumnKind;
+}
+
+/** One cell: text, a number (a duration in ms for `duration` columns), a flag, nothing, or a list. */
+export type StoredTableCell = string | number | boolean | null | readonly string[];
+
+/** One row of a {@link StoredTable}, by column key. */
+export type StoredTableRow = Readonly<Record<string, StoredTableCell>>;
+
+/** What a page of a {@link StoredTable} is asked for (`?page=&size=&q=&reveal=`). */
+export interface StoredTableQuery {
+  /** 1-based page number. */
+  readonly page: number;
+  /** Rows per page (1 to 500, `MAX_TABLE_PAGE_SIZE`). */
+  readonly size: number;
+  /** Case-insensitive text every row shown contains in one of its cells (masked cells excluded); `""`: every row. */
+  readonly q: string;
+  /** Whether `secret` columns are answered as stored. */
+  readonly reveal: boolean;
+}
+
+/** One page of a {@link StoredTable}: its rows, and how many rows match the query in all. */
+export interface StoredTablePage {
+  readonly rows: readonly StoredTableRow[];
+  readonly total: number;
+}
+
+/**
+ * A read-only table of what a service stores (runs, tokens, leases, ...), paged server-side so
+ * that a world of 10,000 runs answers a page in the time of one page.
+ */
+export interface StoredTable {
+  /** The table's name in the route (`GET /_sim/tables/runs/runs`): a lower camel-case word. */
+  readonly name: string;
+  /** The heading shown (`Runs`). */
+  readonly title: string;
+  readonly columns: readonly StoredTableColumn[];
+  /** One page of the rows (usually {@link pageRows} over the state's items, read in one `sim.read`). */
+  page(query: StoredTableQuery): StoredTablePage;
+}
+
+/** The largest `?size=` of a table page: 500 rows. */
+export const MAX_TABLE_PAGE_SIZE = 500;
+
+/** The rows per page when `?size=` is absent: 50. */
+export const DEFAULT_TABLE_PAGE_SIZE = 50;
+
+/**
+ * One page of `items` as table rows: `row` runs only on the rows of the page when there is no
+ * search text; with `query.q`, on every item (a search reads each row, masked as it is shown, so
+ * a search never matches a credential it does not show). `secret` columns are {@link MASK}ed
+ * unless `query.reveal`.
+ * @param items - every item, in the order shown.
+ * @param row - an item's row (cells by column key).
+ * @example pageRows(Object.values(state.runs), runColumns, { page: 1, size: 50, q: "errored", reveal: false }, runRow)
+ */
+export function pageRows<T>(items: readonly T[], columns: readonly StoredTableColumn[], query: StoredTableQuery, row: (item: T) => StoredTableRow): StoredTablePage {
+  const secrets = columns.filter((column) => column.kind === "secret").map((column) => column.key);
+  const shown = (item: T): StoredTableRow => {
+    const cells = row(item);
+    if (query.reveal || secrets.length === 0) return cells;
+    const masked: Record<string, StoredTableCell> = { ...cells };
+    for (const key of secrets) if (masked[key] !== null && masked[key] !== undefined && masked[key] !== "") masked[key] = MASK;
+    return masked;
+  };
+  const start = (query.page - 1) * query.size;
+  const needle = query.q.trim().toLowerCase();
+  if (needle === "") return { rows: items.slice(start, start + query.size).map(shown), total: items.length };
+  const matching: StoredTableRow[] = [];
+  let total = 0;
+  for (const item of items) {
+    const cells = shown(item);
+    if (!rowContains(cells, needle)) continue;
+    if (total >= start && matching.length < query.size) matching.push(cells);
+    total += 1;
+  }
+  return { rows: matching, total };
+}
+
+function rowContains(row: StoredTableRow, needle: string): boolean {
+  for (const cell of Object.values(row)) {
+    if (cell === null) continue;
+    const text = Array.isArray(cell) ? cell.join(" ") : String(cell);
+    if (text.toLowerCase().includes(needle)) return true;
+  }
+  return false;
 }
 
 /** What `/_sim/faults` acts on: the doubles' fault set, in JSON terms. */
@@ -87,7 +202,16 @@ export interface ClockView {
   readonly epochMs: number;
   /** Whether `POST /_sim/clock/advance` can move this clock. */
   readonly advanceable: boolean;
+  /**
+   * What drives the clock: `manual` (moves only when advanced), `advanceable` (real time that
+   * advancing pushes forward), `system` (real time), `fake-timers` (`Date.now()`, e.g. vitest's fake
+   * timers), `custom` (a `Clock` of the caller's).
+   */
+  readonly mode: ClockMode;
 }
+
+/** What drives a simulator's clock ({@link ClockView.mode}). */
+export type ClockMode = "manual" | "advanceable" | "system" | "fake-timers" | "custom";
 
 /**
  * The control API's mounts on `origin`: one per plugin with control routes (under
@@ -97,9 +221,10 @@ export interface ClockView {
  * | --- | --- | --- |
  * | `GET /_sim` | | `{"routes": [{"route": "GET /_sim/clock", "body"?, "answer"?}, ...]}`: every control route mounted, core and per service, with the shapes its route table gives |
  * | `POST /_sim/reset` | | `options.reset()` (`doubles.reset()`: the starting state, the clock back at its start when the doubles own it, the starting faults, the journal emptied); `{"reset": true, "now", "epochMs", "advanceable"}` |
- * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool}` |
+ * | `GET /_sim/clock` | | `{"now": ISO string, "epochMs": ms, "advanceable": bool, "mode": "manual" \| "advanceable" \| "system" \| "fake-timers" \| "custom"}` |
  * | `POST /_sim/clock/advance` | `{"by": "30s"}` or `{"by": 30000}` (ms) | the new clock; 400 bad input (not a duration, no unit as in `"600"`, negative, past year 275760), 409 clock cannot move |
  * | `GET /_sim/journal` | `?limit=N&after=SEQ&format=json\|ndjson&reveal=true`, all optional | streamed in pieces; `{"entries": [{"seq", "at", "epochMs", "durationMs", "service", "method", "url", "route", "operation", "status", "fault", "headers", "requestBody", "responseHeaders", "responseBody", "configurationFiles"?}], "next"?: seq}` (service requests only, oldest first: after `after` (exclusive), at most `limit`, `next` the `after` of the next page when one remains; `format=ndjson`: one entry per line; bodies as `{"text" or "base64", "size", "truncated"}`; credentials in the query, headers and JSON bodies masked as `***` unless `?reveal=true`) |
+ * | `GET /_sim/journal/rows` | `?page=1&size=50&q=TEXT`, all optional | `{"rows": [{"seq", "at", "service", "method", "url", "route", "operation", "status", "fault", "durationMs"}], "total", "page", "size", "last"}`: service requests newest first, without bodies (`GET /_sim/journal?after=SEQ-1&limit=1` has one entry's), the URL masked as the journal masks it; `q` keeps rows with the text in a cell; `last` the newest seq (`null`: none) |
  * | `DELETE /_sim/journal` | | 204, journal emptied |
  * | `POST /_sim/faults` | a fault, e.g. `{"service": "runs", "route": "POST /runs/:run_id/actions/apply", "answer": "rate-limited", "times": 1}` | 201 `{"fault": {"id": "fault-1", ..., "seen": 0, "applied": 0}}`; 400 a bad definition |
  * | `GET /_sim/faults` | | `{"faults": [...]}` |
@@ -108,6 +233,9 @@ export interface ClockView {
  * | `GET /_sim/coverage` | | the coverage report of `doubles.coverage()` (`{"format": "infra-doubles-coverage/1", "services": {...}}`); 404 when coverage is off |
  * | `GET /_sim/diagrams` | | `{"diagrams": [{"name": "runs", "title": "run", "service": "runs", "states": 27, "transitions": 41, "formats": ["svg", "mermaid"]}, ...]}` |
  * | `GET /_sim/diagrams/:table` | `?format=svg\|mermaid` (default `svg`) | the table's state diagram (`image/svg+xml` or Mermaid `stateDiagram-v2` text), each state marked with the number of items stored in it now, and the transitions taken with their counts when coverage is on; 404 an unknown table (naming the tables), 400 another format |
+ * | `GET /_sim/tables` | | `{"services": [{"key", "tables": [{"name", "title", "columns": [{"key", "title", "kind"}]}]}]}`: what {@link ControlApiOptions.tables} lists |
+ * | `GET /_sim/tables/:service/:table` | `?page=1&size=50&q=TEXT&reveal=true`, all optional | `{"service", "table", "columns", "rows", "total", "page", "size"}`: one page (at most 500 rows), `secret` cells `***` unless `reveal=true`; 404 no such table, 400 a bad page or size |
+ * | `GET /_sim/ui` (and `/_sim/ui/app.js`, `/_sim/ui/app.css`) | | the dashboard: a page reading the routes above (docs/guides/run-the-dev-server.md) |
  *
  * @example
  * const mounts = controlMounts("http://127.0.0.1:8080", { sim, reset: () => doubles.reset(), journal: () => [], clearJournal: () => {} });
@@ -194,6 +322,15 @@ function coreRoutes(options: ControlApiOptions, plugins: readonly { readonly pre
       handler: ({ query }) => journalAnswer(options.journal(), query),
     },
     {
+      method: "GET",
+      path: "/journal/rows",
+      doc: {
+        answer:
+          '200 {"rows": [{"seq", "at", "service", "method", "url", "route", "operation", "status", "fault", "durationMs"}], "total", "page", "size", "last"} (newest first, no bodies, the URL masked; ?page=&size=&q=)',
+      },
+      handler: ({ query }) => json(200, journalRows(options.journal(), tableQuery(query, "read journal"))),
+    },
+    {
       method: "DELETE",
       path: "/journal",
       doc: { answer: "204, the journal emptied" },
@@ -205,6 +342,8 @@ function coreRoutes(options: ControlApiOptions, plugins: readonly { readonly pre
     ...(options.faults === undefined ? [] : faultRoutes(options.faults)),
     ...(options.coverage === undefined ? [] : [coverageRoute(options.coverage)]),
     ...(options.diagrams === undefined ? [] : diagramRoutes(options.diagrams)),
+    ...tableRoutes(options.tables ?? []),
+    ...dashboardRoutes(),
   ];
   return routes;
 }
@@ -259,13 +398,99 @@ function journalAnswer(all: readonly JournalEntry[], query: URLSearchParams): Si
 }
 
 /** A whole-number query parameter of at least `min` (`undefined` when absent). */
-function wholeParameter(query: URLSearchParams, name: string, min: number): number | undefined {
+function wholeParameter(query: URLSearchParams, name: string, min: number, action = "read journal"): number | undefined {
   const text = query.get(name);
   if (text === null) return undefined;
   if (!/^\d{1,15}$/.test(text) || Number(text) < min) {
-    throw controlError("invalid", "read journal", `${name} must be a whole number of at least ${min}; got ${JSON.stringify(text)}`);
+    throw controlError("invalid", action, `${name} must be a whole number of at least ${min}; got ${JSON.stringify(text)}`);
   }
   return Number(text);
+}
+
+/**
+ * `?page=&size=&q=&reveal=` of a table route.
+ * @throws the control API's 400 `invalid` for a page below 1 or a size outside 1 to {@link MAX_TABLE_PAGE_SIZE}.
+ */
+function tableQuery(query: URLSearchParams, action: string): StoredTableQuery {
+  const page = wholeParameter(query, "page", 1, action) ?? 1;
+  const size = wholeParameter(query, "size", 1, action) ?? DEFAULT_TABLE_PAGE_SIZE;
+  if (size > MAX_TABLE_PAGE_SIZE) throw controlError("invalid", action, `size must be at most ${MAX_TABLE_PAGE_SIZE}; got ${size}`);
+  return { page, size, q: query.get("q") ?? "", reveal: query.get(REVEAL_PARAMETER)?.toLowerCase() === "true" };
+}
+
+/** The columns of `GET /_sim/journal/rows`. */
+const JOURNAL_COLUMNS: readonly StoredTableColumn[] = [
+  { key: "seq", title: "#" },
+  { key: "at", title: "At", kind: "time" },
+  { key: "service", title: "Service" },
+  { key: "method", title: "Method" },
+  { key: "url", title: "URL" },
+  { key: "route", title: "Route" },
+  { key: "operation", title: "Operation" },
+  { key: "status", title: "Status" },
+  { key: "fault", title: "Fault" },
+  { key: "durationMs", title: "ms" },
+];
+
+/**
+ * `GET /_sim/journal/rows`: service entries newest first, without bodies, the URL masked as
+ * `GET /_sim/journal` masks it (never revealed here: a body or a revealed URL is one entry's
+ * `GET /_sim/journal?after=SEQ-1&limit=1&reveal=true`).
+ */
+function journalRows(all: readonly JournalEntry[], query: StoredTableQuery): Record<string, unknown> {
+  const newestFirst: JournalEntry[] = [];
+  for (let index = all.length - 1; index >= 0; index -= 1) {
+    const entry = all[index];
+    if (entry !== undefined && entry.service?.startsWith(CONTROL_SERVICE) !== true) newestFirst.push(entry);
+  }
+  const page = pageRows(newestFirst, JOURNAL_COLUMNS, { ...query, reveal: false }, (entry) => ({
+    seq: entry.seq,
+    at: isoMillis(entry.at),
+    service: entry.service ?? null,
+    method: entry.method,
+    url: maskUrl(entry.url),
+    route: entry.route ?? null,
+    operation: entry.operation ?? null,
+    status: entry.status,
+    fault: entry.fault ?? null,
+    durationMs: entry.durationMs,
+  }));
+  return { ...page, page: query.page, size: query.size, last: newestFirst[0]?.seq ?? null };
+}
+
+/** `GET /_sim/tables` and `GET /_sim/tables/:service/:table` over `services`. */
+function tableRoutes(services: readonly ServiceTables[]): Route[] {
+  if (services.length === 0) return [];
+  return [
+    {
+      method: "GET",
+      path: "/tables",
+      doc: { answer: '200 {"services": [{"key", "tables": [{"name", "title", "columns": [{"key", "title", "kind"}]}]}]}' },
+      handler: () =>
+        json(200, {
+          services: services.map(({ key, tables }) => ({
+            key,
+            tables: tables.map(({ name, title, columns }) => ({ name, title, columns: columns.map((column) => ({ ...column, kind: column.kind ?? "text" })) })),
+          })),
+        }),
+    },
+    {
+      method: "GET",
+      path: "/tables/:service/:table",
+      doc: { answer: '200 {"service", "table", "columns", "rows", "total", "page", "size"} (?page=&size=&q=&reveal=true; secret cells *** unless revealed); 404 no such table' },
+      handler: ({ params, query }) => {
+        const service = services.find((entry) => entry.key === params.service);
+        const table = service?.tables.find((entry) => entry.name === params.table);
+        if (service === undefined || table === undefined) {
+          const known = services.flatMap(({ key, tables }) => tables.map((entry) => `${key}/${entry.name}`));
+          throw controlError("not_found", "read table", `no table ${JSON.stringify(`${params.service ?? ""}/${params.table ?? ""}`)} (tables: ${known.join(", ")})`);
+        }
+        const request = tableQuery(query, "read table");
+        const page = table.page(request);
+        return json(200, { service: service.key, table: table.name, columns: table.columns.map((column) => ({ ...column, kind: column.kind ?? "text" })), ...page, page: request.page, size: request.size });
+      },
+    },
+  ];
 }
 
 /** `GET /_sim/coverage`: what the requests so far exercised (docs/guides/see-what-your-tests-never-exercised.md). */
@@ -361,11 +586,20 @@ function faultRoutes(faults: FaultControl): Route[] {
 
 /**
  * The simulator clock as `GET /_sim/clock` answers it.
- * @example clockView(sim) // { now: "2024-01-01T00:00:00.000Z", epochMs: 1704067200000, advanceable: true }
+ * @example clockView(sim) // { now: "2024-01-01T00:00:00.000Z", epochMs: 1704067200000, advanceable: true, mode: "manual" }
  */
 export function clockView(sim: Simulator): ClockView {
   const epochMs = sim.now();
-  return { now: isoMillis(epochMs), epochMs, advanceable: canAdvance(sim) };
+  return { now: isoMillis(epochMs), epochMs, advanceable: canAdvance(sim), mode: clockMode(sim) };
+}
+
+function clockMode(sim: Simulator): ClockMode {
+  const { clock } = sim;
+  if (clock instanceof ManualClock) return "manual";
+  if (clock instanceof AdvanceableClock) return "advanceable";
+  if (clock instanceof SystemClock) return "system";
+  if (clock instanceof GlobalDateClock) return "fake-timers";
+  return "custom";
 }
 
 function methodLabel(route: Route): string {
@@ -515,7 +749,9 @@ export function isControlPath(pathname: string): boolean {
  * The refusal of a control request the policy does not allow, or `undefined` to let it through.
  * In order: a `Host` the server does not answer to (DNS rebinding) or a missing one, 403; an
  * `Origin` naming another host (or `null`), 403; `Sec-Fetch-Site: cross-site`, 403; a missing or
- * wrong control token, 401; a `POST`/`PUT`/`PATCH` without a JSON content type (a cross-site
+ * wrong control token, 401 (but on a `GET` of the dashboard's files, `/_sim/ui`, which hold no
+ * state: a browser's navigation cannot send the header, and the page sends it on every request it
+ * makes); a `POST`/`PUT`/`PATCH` without a JSON content type (a cross-site
  * "simple" `text/plain` POST needs no preflight; YAML types, used by `POST /_sim/scenario`, need
  * one too), 415. Bodies are the control API's
  * `{"error": {"status", "code", "message"}}`.
@@ -537,7 +773,9 @@ export function controlRefusal(request: SimRequest, policy: ControlAccessPolicy)
   if (request.headers["sec-fetch-site"]?.trim().toLowerCase() === "cross-site") {
     return errorBody(403, "forbidden", "the control API refuses cross-site requests (Sec-Fetch-Site: cross-site)");
   }
-  if (policy.token !== undefined && !tokenMatches(request.headers[CONTROL_TOKEN_HEADER], policy.token)) {
+  // The dashboard's own files (the same bytes for everyone, no state in them) load without the
+  // token: a browser cannot send a header on a navigation. Every request they make sends it.
+  if (policy.token !== undefined && !(request.method === "GET" && isDashboardAsset(request.url.pathname)) && !tokenMatches(request.headers[CONTROL_TOKEN_HEADER], policy.token)) {
     return errorBody(401, "unauthenticated", `the control API of this server needs its control token in the ${CONTROL_TOKEN_HEADER} header (printed when the server started)`);
   }
   if (["POST", "PUT", "PATCH"].includes(request.method) && !isJsonType(request.headers["content-type"]) && !isYamlType(request.headers["content-type"])) {

@@ -660,6 +660,7 @@ export class DoublesCore {
       plugins,
       ...(this.collector === undefined ? {} : { coverage: () => this.coverage() }),
       ...this.diagramControl(),
+      tables: this.plugins.flatMap((plugin) => (plugin.tables === undefined ? [] : [{ key: plugin.key, tables: plugin.tables(this.sim) }])),
       faults: {
         add: (definition) => {
           const handle = this.faults.add(definition as FaultDefinition);

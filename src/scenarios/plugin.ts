@@ -5,6 +5,7 @@
  */
 import type { Route } from "../interceptors/http.js";
 import type { HttpService } from "../interceptors/http.js";
+import type { StoredTable } from "../interceptors/control.js";
 import type { ServiceDefinition, Simulator } from "../simulator/kernel/simulator.js";
 
 /** A simulated service, ready to be mounted. */
@@ -29,4 +30,9 @@ export interface ServicePlugin<Controls> {
   defaultScenario?(controls: Controls, bases: Record<string, string>): Record<string, unknown>;
   /** Extra routes of the `/_sim/` control API, mounted under `/_sim/<key>/`. */
   controlRoutes?(controls: Controls): readonly Route[];
+  /**
+   * What the service stores, as read-only tables paged on the server: `GET /_sim/tables/<key>/<name>`
+   * and the dashboard (`GET /_sim/ui`) show them.
+   */
+  tables?(sim: Simulator): readonly StoredTable[];
 }

@@ -134,7 +134,7 @@ describe("POST /_sim/worlds", () => {
 
   it("reads seed, clock and start as serve reads its flags, and a scenario document or name", async () => {
     const manual = await createWorld(server, { clock: "manual", start: "2030-05-01T00:00:00Z", seed: "abc" });
-    expect((await control(manual)("GET", "/clock")).json).toEqual({ now: "2030-05-01T00:00:00.000Z", epochMs: Date.UTC(2030, 4, 1), advanceable: true });
+    expect((await control(manual)("GET", "/clock")).json).toEqual({ now: "2030-05-01T00:00:00.000Z", epochMs: Date.UTC(2030, 4, 1), advanceable: true, mode: "manual" });
     const byMs = await createWorld(server, { clock: "manual", start: Date.UTC(2031, 0, 1) });
     expect((await control(byMs)("GET", "/clock")).json.epochMs).toBe(Date.UTC(2031, 0, 1));
     const documented = await createWorld(server, {

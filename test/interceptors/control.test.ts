@@ -31,7 +31,7 @@ describe("the /_sim/ clock", () => {
     expect(await call("GET", "/clock")).toEqual({
       status: 200,
       type: "application/json",
-      body: { now: "2024-01-01T00:00:00.000Z", epochMs: START, advanceable: true },
+      body: { now: "2024-01-01T00:00:00.000Z", epochMs: START, advanceable: true, mode: "manual" },
     });
   });
 
@@ -186,12 +186,17 @@ describe("each service's control routes", () => {
       "GET /_sim/clock",
       "POST /_sim/clock/advance",
       "GET /_sim/journal",
+      "GET /_sim/journal/rows",
       "DELETE /_sim/journal",
       "POST /_sim/faults",
       "GET /_sim/faults",
       "DELETE /_sim/faults",
       "DELETE /_sim/faults/:id",
       "GET /_sim/coverage",
+      "GET /_sim/ui",
+      "GET /_sim/ui/app.js",
+      "GET /_sim/ui/app.css",
+      "GET /_sim/ui/favicon.svg",
       "GET /_sim/demo/count",
       "POST /_sim/demo/things/:name",
       "POST /_sim/demo/things",

@@ -9,6 +9,7 @@ import type { AccessControlSettings } from "../../simulator/access-control/state
 import type { ServicePlugin } from "../plugin.js";
 import { buildDevScenario } from "./dev-scenario.js";
 import { AccessControlScenario } from "./scenario.js";
+import { accessControlTables } from "./tables.js";
 
 /** Key of the service in `createDoubles()`, `baseUrls` options and the dev server banner. */
 export const ACCESS_CONTROL_KEY = "accessControl";
@@ -30,6 +31,7 @@ export function createAccessControlPlugin(settings: Partial<AccessControlSetting
     defaultBases: { api: ACCESS_CONTROL_DEFAULT_BASE },
     serverBases: (origin) => ({ api: `${origin}/v1` }),
     controls: (sim) => new AccessControlScenario(sim),
+    tables: (sim) => accessControlTables(sim),
     defaultScenario: (controls, bases) => buildDevScenario(controls, bases.api ?? ""),
   };
 }

@@ -9,6 +9,7 @@ import type { ServicePlugin } from "../plugin.js";
 import { runsControlRoutes } from "./control-routes.js";
 import { runsDefaultScenario } from "./default-scenario.js";
 import { RunsScenario } from "./runs-scenario.js";
+import { runsTables } from "./tables.js";
 
 /**
  * Where the run orchestration service answers through nock unless `baseUrls.runs` says otherwise.
@@ -33,6 +34,7 @@ export const runsPlugin: ServicePlugin<RunsScenario> = {
   defaultBases: RUNS_DEFAULT_BASES,
   serverBases: (origin) => ({ api: `${origin}/api/v2`, archive: `${origin}/_archivist` }),
   controls: (sim) => new RunsScenario(sim),
+  tables: (sim) => runsTables(sim),
   defaultScenario: (controls, bases) => runsDefaultScenario(controls, bases),
   controlRoutes: (controls) => runsControlRoutes(controls),
 };

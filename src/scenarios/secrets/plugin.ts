@@ -15,6 +15,7 @@ import type { ServicePlugin } from "../plugin.js";
 import { secretsControlRoutes } from "./control-routes.js";
 import { buildSecretsDevScenario } from "./dev-scenario.js";
 import { SecretsScenario } from "./secrets-scenario.js";
+import { secretsTables } from "./tables.js";
 
 /**
  * Key of the service in `createDoubles()`, `baseUrls` options and the dev server banner.
@@ -57,6 +58,7 @@ export function createSecretsPlugin(options: SecretsPluginOptions = {}): Service
     defaultBases: { api: SECRETS_DEFAULT_BASE },
     serverBases: (origin) => ({ api: `${origin}/v1` }),
     controls: (sim) => new SecretsScenario(sim, engines),
+    tables: (sim) => secretsTables(sim),
     defaultScenario: (controls, bases) => buildSecretsDevScenario(controls, bases.api ?? ""),
     controlRoutes: (controls) => secretsControlRoutes(controls),
   };
