@@ -31,6 +31,8 @@ export default defineConfig({
   // Then the ESM outputs are built again, the main entry's modules as one internal file (scripts/build-esm.mjs says why).
   onSuccess: async () => {
     copyFileSync("src/scenarios/document/scenario.schema.json", "dist/scenario.schema.json");
+    // The state document schema (written by hand, src/scenarios/state/) ships the same way.
+    copyFileSync("src/scenarios/state/state.schema.json", "dist/state.schema.json");
     const { buildEsm } = (await import(pathToFileURL(join(process.cwd(), "scripts/build-esm.mjs")).href)) as { buildEsm: (entries: Record<string, string>) => Promise<void> };
     await buildEsm(entry);
   },

@@ -19,7 +19,7 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
                           [--scenario FILE [--with-default]] [--clock advanceable|manual|system] [--start TIME]
                           [--allowed-host NAME]... [--control-token TOKEN]
                           [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
-                          [--passthrough SERVICE=URL]...
+                          [--passthrough SERVICE=URL]... [--state FILE]
        infra-doubles run FILE [--seed N] [--start TIME]
 
 serve: starts a local server with every simulated service on one origin (or, with --split, each
@@ -64,6 +64,9 @@ Options:
                    manual (moves only when advanced) or system (real time, cannot be advanced)
       --start TIME RFC 3339 time the clock starts at (manual, advanceable; default: 2024-01-01T00:00:00Z
                    for manual and run, now for advanceable)
+      --state FILE load the world saved in FILE at start (when it exists: instead of the default
+                   scenario or --scenario), and write it there on exit (SIGINT, SIGTERM) and on
+                   POST /_sim/state/save (a temporary file, then a rename)
       --json       print one line of JSON on start instead of the banner
   -h, --help       show this text
 
@@ -73,6 +76,7 @@ Control API (on the server's origin; writes need Content-Type: application/json)
   POST /_sim/reset           back to the starting world, its start time and its faults
   GET  /_sim/journal         the requests answered so far
   POST /_sim/scenario        load a scenario document (JSON or YAML body)
+  GET  /_sim/state           the whole world as a state document (PUT loads one)
   GET  /_sim/                every control route with its body shape
 `;
 
@@ -108,6 +112,8 @@ export interface ServeCommand {
   readonly start?: number;
   /** `--passthrough SERVICE=URL` (repeatable): the real server per service key. */
   readonly passthrough?: Readonly<Record<string, string>>;
+  /** `--state FILE`: the world file loaded at start (when it exists) and written on exit. */
+  readonly state?: string;
 }
 
 /** The service keys `--passthrough` takes. */
@@ -167,6 +173,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
   if (!(SERVE_CLOCKS as readonly string[]).includes(clock)) return { command: "usage", problem: `--clock must be one of ${SERVE_CLOCKS.join(", ")}, got "${clock}"` };
   if (start !== undefined && clock === "system") return { command: "usage", problem: "--start needs --clock manual or advanceable (the system clock keeps the real time)" };
   if (values.scenario !== undefined && values.scenario.trim() === "") return { command: "usage", problem: "--scenario must name a file" };
+  if (values.state !== undefined && values.state.trim() === "") return { command: "usage", problem: "--state must name a file" };
   if (values["with-default"] === true && values.scenario === undefined) {
     return { command: "usage", problem: "--with-default needs --scenario FILE (without a document the default scenario is always served)" };
   }
@@ -222,6 +229,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     ...(values.scenario === undefined ? {} : { scenario: values.scenario }),
     ...(values["with-default"] === true ? { withDefault: true as const } : {}),
     ...(Object.keys(passthrough).length === 0 ? {} : { passthrough }),
+    ...(values.state === undefined ? {} : { state: values.state }),
   };
 }
 
@@ -255,6 +263,7 @@ function parse(argv: readonly string[]) {
       clock: { type: "string" },
       start: { type: "string" },
       passthrough: { type: "string", multiple: true },
+      state: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

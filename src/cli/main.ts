@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
+import { StateDocumentError } from "../scenarios/state/errors.js";
 import { parseCommand, USAGE } from "./args.js";
 import { runScenarioFile } from "./run.js";
 import { devServerBanner, devServerJson, devServerWarning, startDevServer, type DevServerOptions } from "./serve.js";
@@ -64,9 +65,14 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       ...(command.scenario === undefined ? {} : { scenario: command.scenario }),
       ...(command.withDefault === true ? { withDefault: true } : {}),
       ...(command.passthrough === undefined ? {} : { passthrough: command.passthrough }),
+      ...(command.state === undefined ? {} : { state: command.state }),
       ...extra,
     });
   } catch (error) {
+    if (error instanceof StateDocumentError) {
+      io.stderr.write(`infra-doubles: --state ${error.message.replace(/^infra-doubles: /, "")}\n`);
+      return EXIT_USAGE;
+    }
     if (error instanceof ScenarioDocumentError) {
       const where = error.file === undefined ? `--scenario ${command.scenario ?? ""}: ` : "";
       io.stderr.write(`infra-doubles: ${where}${error.message.replace(/^infra-doubles: /, "")}\n`);
@@ -90,6 +96,11 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     io.signals.once("SIGINT", stop);
     io.signals.once("SIGTERM", stop);
   });
-  await dev.close();
+  try {
+    await dev.close();
+  } catch (error) {
+    io.stderr.write(`infra-doubles: cannot write the state file: ${(error as Error).message}\n`);
+    return 1;
+  }
   return 0;
 }
