@@ -86,8 +86,8 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
   if (command.drawSeed === true) {
     io.stderr.write(`infra-doubles: no --seed given on ${command.host}: drew the random seed ${String(seed)} (the services' ids and tokens follow from it; --seed ${String(seed)} gives the same ones again)\n`);
   }
-  io.stdout.write(command.json ? `${devServerJson(dev)}\n` : devServerBanner(dev));
-  await new Promise<void>((resolve) => {
+  // Listening for the stop signals before the start line: a client may stop the server as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       io.signals.off("SIGINT", stop);
       io.signals.off("SIGTERM", stop);
@@ -96,6 +96,8 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     io.signals.once("SIGINT", stop);
     io.signals.once("SIGTERM", stop);
   });
+  io.stdout.write(command.json ? `${devServerJson(dev)}\n` : devServerBanner(dev));
+  await stopped;
   try {
     await dev.close();
   } catch (error) {

@@ -4,6 +4,7 @@
  * the loaded world answers (and goes on) as the saved one, and a hand-broken document is refused
  * with its JSON pointer, nothing changed.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any -- documents edited by hand, of any shape */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -105,7 +106,7 @@ describe("GET /_sim/state and PUT /_sim/state", () => {
     expect(text).toBe(savedText);
     expect(doc.faults.list).toMatchObject([{ id: "fault-1", times: 2, applied: 0 }]);
     const before = await observe(world.dev.url, world);
-    expect((before as { runs: unknown[] }).runs.some(([, status]) => status !== "applied" && status !== "errored")).toBe(true);
+    expect((before as { runs: [number, string][] }).runs.some(([, status]) => status !== "applied" && status !== "errored")).toBe(true);
 
     const loaded = await putState(other.url, text);
     expect(loaded.status).toBe(200);
