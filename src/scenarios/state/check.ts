@@ -168,10 +168,12 @@ function checkRuns(ctx: Context, s: Rec, base: Path): void {
     ref([...at, "owner"], token.owner, owners, String(token.kind));
     past(ctx, [...at, "createdAt"], token.createdAt);
   }
+  const engineVersions = new Set(Object.values((s.engineVersions ?? {}) as Record<string, Rec>).map((v) => v.version));
   for (const [key, ws] of entries(s.workspaces)) {
     const at = [...base, "workspaces", key];
     filedUnder(at, key, ws, "id");
     ref([...at, "organization"], ws.organization, s.organizations, "organization");
+    if (!engineVersions.has(ws.engineVersion)) refuse([...at, "engineVersion"], `names engine version ${JSON.stringify(ws.engineVersion)}, which no engine version of the document has (a version in use is never deleted)`);
     for (const principal of Object.keys(ws.permissions as Rec)) ref([...at, "permissions", principal], principal, principal.startsWith("team-") ? s.teams : users, principal.startsWith("team-") ? "team" : "user");
     ref([...at, "lockedBy"], ws.lockedBy, runs, "run", true);
     if (ws.lockedBy !== null && (runs[ws.lockedBy as string] as Rec).workspaceId !== key) refuse([...at, "lockedBy"], `names run ${JSON.stringify(ws.lockedBy)} of another workspace`);

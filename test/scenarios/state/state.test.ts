@@ -136,6 +136,8 @@ describe("GET /_sim/state and PUT /_sim/state", () => {
       ["an OTP whose lease is missing", (doc) => (doc.services.secrets.leases = {}), "/services/secrets/mounts/ssh/engineState/otps/{otp}/leaseId", /lease/],
       ["a lease whose expiry move is missing", (doc) => (firstOf(doc.services.secrets.leases).moveId = 9999), "/services/secrets/leases/{lease}/moveId", /timed move 9999/],
       ["an ACL token whose SecretID the secret index does not file", (doc) => (doc.services.accessControl.secrets = {}), /^\/services\/accessControl\/tokens\/[^/]+\/secretId$/, /secret index/],
+      ["a workspace on an engine version the document does not hold", (doc) => (firstOf(doc.services.runs.workspaces, (w) => w.name === "prod").engineVersion = "0.0.1"), "/services/runs/workspaces/{ws}/engineVersion", /engine version "0.0.1"/],
+      ["a binding rule of a missing auth method", (doc) => (doc.services.accessControl.authMethods = {}), /^\/services\/accessControl\/bindingRules\/[^/]+\/authMethod$/, /auth method/],
       ["a clock before a stored time", (doc) => (firstOf(doc.services.runs.runs).createdAt = doc.clock.epochMs + 1000), "/services/runs/runs/{run}/createdAt", /after the document's clock/],
       ["a move due before the clock", (doc) => (doc.schedule.moves[0].due = doc.clock.epochMs - 1), "/schedule/moves/0/due", /would have fired/],
       ["a value of the wrong shape", (doc) => (firstOf(doc.services.runs.runs).pendingMove = "soon"), "/services/runs/runs/{run}/pendingMove", /must be/],
