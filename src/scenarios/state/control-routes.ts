@@ -27,7 +27,10 @@ export function useStateFile(doubles: DoublesCore, path: string): void {
   stateFiles.set(doubles, path);
 }
 
-/** The file `POST /_sim/state/save` writes for `doubles`, if any. */
+/**
+ * The file `POST /_sim/state/save` writes for `doubles`, if any.
+ * @example stateFileOf(dev.doubles) // "world.json" under serve --state world.json
+ */
 export function stateFileOf(doubles: DoublesCore): string | undefined {
   return stateFiles.get(doubles);
 }

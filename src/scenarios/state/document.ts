@@ -136,6 +136,7 @@ export function stateText(document: StateDocument): string {
 /**
  * Parses a state document's text.
  * @throws {StateDocumentError} at `""` when the text is not JSON.
+ * @example importState(doubles, parseStateText(await (await fetch(`${url}/_sim/state`)).text()));
  */
 export function parseStateText(text: string): unknown {
   try {

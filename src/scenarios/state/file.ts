@@ -34,6 +34,7 @@ export function writeStateFile(path: string, doubles: DoublesCore, options: Expo
  * Reads the state document at `path` (parsed, not checked).
  * @throws {StateDocumentError} naming the file when it is not JSON; the file system's error when
  *   it cannot be read.
+ * @example const doc = readStateFile("world.json"); // then importState(doubles, doc)
  */
 export function readStateFile(path: string): unknown {
   const text = readFileSync(path, "utf8");
@@ -60,7 +61,10 @@ export function loadStateFile(path: string, doubles: DoublesCore): void {
   }
 }
 
-/** Whether a state file exists at `path`. */
+/**
+ * Whether a state file exists at `path` (`serve --state` loads it only then).
+ * @example if (stateFileExists("world.json")) loadStateFile("world.json", doubles);
+ */
 export function stateFileExists(path: string): boolean {
   return existsSync(path);
 }

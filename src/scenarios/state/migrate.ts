@@ -12,7 +12,11 @@ const CURRENT = 1;
 /** A document of one version into the next. */
 export type StateMigration = (document: Record<string, unknown>) => Record<string, unknown>;
 
-/** Migrations by the version they read: `MIGRATIONS[1]` would turn a version 1 document into a version 2 one. */
+/**
+ * Migrations by the version they read: `MIGRATIONS[1]` would turn a version 1 document into a
+ * version 2 one (none yet: version 1 is the first).
+ * @example migrateStateDocument(doc, { ...MIGRATIONS, 0: (v0) => ({ ...v0, version: 1 }) })
+ */
 export const MIGRATIONS: Readonly<Record<number, StateMigration>> = {};
 
 /**
