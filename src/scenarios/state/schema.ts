@@ -2,7 +2,7 @@
  * The JSON Schema of state documents (draft-07, `state.schema.json`, shipped as
  * `infra-doubles/state.schema.json`), checked with ajv (loaded on the first check, never at import).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,9 +20,23 @@ let schemaCache: Record<string, unknown> | undefined;
  * @example stateSchema().title // "infra-doubles state document, version 1"
  */
 export function stateSchema(): Record<string, unknown> {
-  // tsup shims import.meta.url in the CommonJS build; chunks live at dist/'s top level beside the schema.
-  schemaCache ??= JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), STATE_SCHEMA_FILE_NAME), "utf8")) as Record<string, unknown>;
+  schemaCache ??= JSON.parse(readFileSync(schemaPath(), "utf8")) as Record<string, unknown>;
   return schemaCache;
+}
+
+/**
+ * Where the schema is: beside this module (src, or dist/'s top level where the chunks live; tsup
+ * shims import.meta.url in the CommonJS build), else through the package's own export
+ * `infra-doubles/state.schema.json` (this module bundled elsewhere, e.g. by the benchmarks).
+ */
+function schemaPath(): string {
+  const beside = join(dirname(fileURLToPath(import.meta.url)), STATE_SCHEMA_FILE_NAME);
+  if (existsSync(beside)) return beside;
+  try {
+    return createRequire(import.meta.url).resolve(`infra-doubles/${STATE_SCHEMA_FILE_NAME}`);
+  } catch {
+    return beside;
+  }
 }
 
 function validator(): ValidateFunction {
