@@ -141,6 +141,8 @@ describe("GET /_sim/state and PUT /_sim/state", () => {
       ["a clock before a stored time", (doc) => (firstOf(doc.services.runs.runs).createdAt = doc.clock.epochMs + 1000), "/services/runs/runs/{run}/createdAt", /after the document's clock/],
       ["a move due before the clock", (doc) => (doc.schedule.moves[0].due = doc.clock.epochMs - 1), "/schedule/moves/0/due", /would have fired/],
       ["a value of the wrong shape", (doc) => (firstOf(doc.services.runs.runs).pendingMove = "soon"), "/services/runs/runs/{run}/pendingMove", /must be/],
+      ["a setting of the wrong type", (doc) => (doc.services.runs.settings.coolOffMs = "10s"), "/services/runs/settings/coolOffMs", /must be number/],
+      ["a node state the secrets service does not have", (doc) => (doc.services.secrets.node.state = "asleep"), "/services/secrets/node/state", /must be one of "active"/],
       ["a missing collection", (doc) => delete doc.services.secrets.leases, "/services/secrets", /missing property "leases"/],
       ["an unknown service", (doc) => (doc.services.queues = {}), "/services/queues", /names no service/],
       ["another format", (doc) => (doc.format = "other"), "/format", /infra-doubles\/state/],
