@@ -34,6 +34,8 @@ export default defineConfig({
     copyFileSync("src/scenarios/document/scenario.schema.json", "dist/scenario.schema.json");
     // The dev server's dashboard (GET /_sim/ui): its page, script and style sheet, read from beside the bundles.
     cpSync("src/interceptors/dashboard", "dist/dashboard", { recursive: true });
+    // The state document schema (written by hand, src/scenarios/state/) ships the same way.
+    copyFileSync("src/scenarios/state/state.schema.json", "dist/state.schema.json");
     const { buildEsm } = (await import(pathToFileURL(join(process.cwd(), "scripts/build-esm.mjs")).href)) as { buildEsm: (entries: Record<string, string>) => Promise<void> };
     await buildEsm(entry);
   },

@@ -94,6 +94,7 @@ export {
 export * from "./scenarios/journal-matchers.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
 export * from "./scenarios/document/index.js";
+export * from "./scenarios/state/index.js";
 export * from "./scenarios/access-control/index.js";
 export { accessControlHttp } from "./interceptors/access-control/service.js";
 export * as accessControl from "./simulator/access-control/index.js";
@@ -101,7 +102,7 @@ export * from "./scenarios/secrets/index.js";
 export * as secrets from "./simulator/secrets/index.js";
 export * from "./scenarios/runs/index.js";
 export * as runs from "./simulator/runs/index.js";
-export { FaultSet, type FaultHandle, type FaultView, type SavedFaults } from "./scenarios/faults/fault-set.js";
+export { FaultSet, type FaultHandle, type FaultsDocument, type FaultView, type SavedFaults } from "./scenarios/faults/fault-set.js";
 export type { FaultDefinition, FaultTarget, FaultTime } from "./scenarios/faults/fault-definition.js";
 export {
   mountedRoute,

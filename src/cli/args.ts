@@ -20,7 +20,7 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
                           [--scenario FILE [--with-default]] [--clock advanceable|manual|system] [--start TIME]
                           [--allowed-host NAME]... [--control-token TOKEN]
                           [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
-                          [--passthrough SERVICE=URL]... [--world-idle DURATION] [--max-worlds N]
+                          [--passthrough SERVICE=URL]... [--world-idle DURATION] [--max-worlds N] [--state FILE]
        infra-doubles run FILE [--seed N] [--start TIME]
        infra-doubles diagram TABLE [--format mermaid|svg] [--coverage FILE]
        infra-doubles diagram --list
@@ -73,6 +73,9 @@ Options:
                    manual (moves only when advanced) or system (real time, cannot be advanced)
       --start TIME RFC 3339 time the clock starts at (manual, advanceable; default: 2024-01-01T00:00:00Z
                    for manual and run, now for advanceable)
+      --state FILE load the world saved in FILE at start (when it exists: instead of the default
+                   scenario or --scenario), and write it there on exit (SIGINT, SIGTERM) and on
+                   POST /_sim/state/save (a temporary file, then a rename)
       --json       print one line of JSON on start instead of the banner
       --world-idle DURATION
                    close a world (POST /_sim/worlds) that received no request for this long, in
@@ -93,6 +96,7 @@ Control API (on the server's origin; writes need Content-Type: application/json)
   POST /_sim/scenario        load a scenario document (JSON or YAML body)
   POST /_sim/worlds          a world of its own on a port of its own: {"seed"?, "clock"?, "start"?, "scenario"?}
   GET  /_sim/diagrams/TABLE  a state diagram (?format=svg|mermaid) with the items in each state now
+  GET  /_sim/state           the whole world as a state document (PUT loads one)
   GET  /_sim/                every control route with its body shape
 `;
 
@@ -132,6 +136,8 @@ export interface ServeCommand {
   readonly worldIdleMs?: number;
   /** `--max-worlds`: the cap of live worlds. */
   readonly maxWorlds?: number;
+  /** `--state FILE`: the world file loaded at start (when it exists) and written on exit. */
+  readonly state?: string;
 }
 
 /** The service keys `--passthrough` takes. */
@@ -208,6 +214,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
   if (!(SERVE_CLOCKS as readonly string[]).includes(clock)) return { command: "usage", problem: `--clock must be one of ${SERVE_CLOCKS.join(", ")}, got "${clock}"` };
   if (start !== undefined && clock === "system") return { command: "usage", problem: "--start needs --clock manual or advanceable (the system clock keeps the real time)" };
   if (values.scenario !== undefined && values.scenario.trim() === "") return { command: "usage", problem: "--scenario must name a file" };
+  if (values.state !== undefined && values.state.trim() === "") return { command: "usage", problem: "--state must name a file" };
   if (values["with-default"] === true && values.scenario === undefined) {
     return { command: "usage", problem: "--with-default needs --scenario FILE (without a document the default scenario is always served)" };
   }
@@ -271,6 +278,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     ...(Object.keys(passthrough).length === 0 ? {} : { passthrough }),
     ...(worldIdleMs === undefined ? {} : { worldIdleMs }),
     ...(maxWorlds === undefined ? {} : { maxWorlds }),
+    ...(values.state === undefined ? {} : { state: values.state }),
   };
 }
 
@@ -330,6 +338,7 @@ function parse(argv: readonly string[]) {
       format: { type: "string" },
       coverage: { type: "string" },
       list: { type: "boolean" },
+      state: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

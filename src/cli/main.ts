@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
+import { StateDocumentError } from "../scenarios/state/errors.js";
 import { parseCommand, USAGE } from "./args.js";
 import { runDiagram } from "./diagram.js";
 import { runScenarioFile } from "./run.js";
@@ -71,9 +72,14 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       ...(command.scenario === undefined ? {} : { scenario: command.scenario }),
       ...(command.withDefault === true ? { withDefault: true } : {}),
       ...(command.passthrough === undefined ? {} : { passthrough: command.passthrough }),
+      ...(command.state === undefined ? {} : { state: command.state }),
       ...extra,
     });
   } catch (error) {
+    if (error instanceof StateDocumentError) {
+      io.stderr.write(`infra-doubles: --state ${error.message.replace(/^infra-doubles: /, "")}\n`);
+      return EXIT_USAGE;
+    }
     if (error instanceof ScenarioDocumentError) {
       const where = error.file === undefined ? `--scenario ${command.scenario ?? ""}: ` : "";
       io.stderr.write(`infra-doubles: ${where}${error.message.replace(/^infra-doubles: /, "")}\n`);
@@ -87,8 +93,8 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
   if (command.drawSeed === true) {
     io.stderr.write(`infra-doubles: no --seed given on ${command.host}: drew the random seed ${String(seed)} (the services' ids and tokens follow from it; --seed ${String(seed)} gives the same ones again)\n`);
   }
-  io.stdout.write(command.json ? `${devServerJson(dev)}\n` : devServerBanner(dev));
-  await new Promise<void>((resolve) => {
+  // Listening for the stop signals before the start line: a client may stop the server as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       io.signals.off("SIGINT", stop);
       io.signals.off("SIGTERM", stop);
@@ -97,7 +103,14 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     io.signals.once("SIGINT", stop);
     io.signals.once("SIGTERM", stop);
   });
+  io.stdout.write(command.json ? `${devServerJson(dev)}\n` : devServerBanner(dev));
+  await stopped;
   await worlds.close();
-  await dev.close();
+  try {
+    await dev.close();
+  } catch (error) {
+    io.stderr.write(`infra-doubles: cannot write the state file: ${(error as Error).message}\n`);
+    return 1;
+  }
   return 0;
 }

@@ -12,6 +12,8 @@ import { DoublesCore } from "../scenarios/doubles-core.js";
 import { Doubles, createDoubles } from "../scenarios/doubles.js";
 import type { ServicePlugin } from "../scenarios/plugin.js";
 import { DEFAULT_HOST, DEFAULT_PORT } from "./args.js";
+import { loadStateFile, stateFileExists, writeStateFile } from "../scenarios/state/file.js";
+import { useStateFile } from "../scenarios/state/control-routes.js";
 
 /** Options of {@link startDevServer}. */
 export interface DevServerOptions {
@@ -70,6 +72,12 @@ export interface DevServerOptions {
    * `serve`'s `/_sim/worlds` (src/cli/worlds.ts).
    */
   readonly controlRoutes?: readonly PluginControlRoutes[];
+  /**
+   * A state document's file (`serve --state FILE`): loaded at start when it exists (instead of the
+   * default scenario and `scenario`; `POST /_sim/reset` goes back to it), written on `close()`
+   * (the CLI closes on SIGINT/SIGTERM) and on `POST /_sim/state/save`, atomically.
+   */
+  readonly state?: string;
 }
 
 /** A running dev server. */
@@ -96,7 +104,7 @@ export interface DevServer extends AsyncDisposable {
   readonly host: string;
   /** What the `scenario` document's names resolved to (ids, tokens), when one was loaded. */
   readonly scenario?: ScenarioNames;
-  /** Stops the server (connections included). */
+  /** Stops the server (connections included), then writes the world to the `state` file when there is one. */
   close(): Promise<void>;
 }
 
@@ -118,7 +126,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const doubles =
     options.doubles ?? (options.plugins ? new DoublesCore(options.plugins, { ...clock, seed }) : createDoubles({ ...clock, seed }));
   let document: unknown;
-  if (options.scenario !== undefined) {
+  // A saved world replaces the default scenario and the document; checked before the server starts.
+  const stateFile = options.state;
+  const loadState = stateFile !== undefined && stateFileExists(stateFile);
+  if (stateFile !== undefined) useStateFile(doubles, stateFile);
+  if (loadState) loadStateFile(stateFile, doubles);
+  if (options.scenario !== undefined && !loadState) {
     if (!(doubles instanceof Doubles)) throw new ScenarioDocumentError("reference", [{ path: "", expected: "a scenario document needs every service (serve the default doubles)" }]);
     // Checked before the server starts: an invalid document never binds a port.
     document = typeof options.scenario === "string" ? loadScenario(options.scenario) : options.scenario;
@@ -133,7 +146,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
     ...(options.controlRoutes === undefined ? {} : { controlRoutes: options.controlRoutes }),
   };
-  const withDefault = document === undefined || options.withDefault === true;
+  const withDefault = !loadState && (document === undefined || options.withDefault === true);
   const build = (originOf: (key: string) => string): void => {
     for (const plugin of doubles.registeredPlugins) {
       const bases = plugin.serverBases(originOf(plugin.key));
@@ -153,6 +166,11 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       );
     }
   };
+  /** Closes, then writes the world to the state file (when there is one). */
+  const saving = (close: () => Promise<void>) => async (): Promise<void> => {
+    await close();
+    if (stateFile !== undefined) writeStateFile(stateFile, doubles);
+  };
   if (options.split === true) {
     const split = await doubles.listen({
       ...common,
@@ -166,6 +184,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       await split.close();
       throw new Error("no service to serve");
     }
+    const closeSplit = saving(() => split.close());
     return {
       url: first.url,
       urls: split.urls,
@@ -176,12 +195,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       host,
       ...(scenario === undefined ? {} : { scenario }),
       ...(split.controlToken === undefined ? {} : { controlToken: split.controlToken }),
-      close: () => split.close(),
-      [Symbol.asyncDispose]: () => split.close(),
+      close: closeSplit,
+      [Symbol.asyncDispose]: closeSplit,
     };
   }
   const server = await doubles.listen({ ...common, setup: (origin) => build(() => origin) });
-  const close = (): Promise<void> => server.close();
+  const close = saving(() => server.close());
   return {
     url: server.url,
     server,

@@ -16,6 +16,9 @@ import { loadScenario, type LoadedScenario } from "./document/load.js";
 import { formatOf, parseScenarioText, readScenarioFile, type ScenarioFormat } from "./document/parse.js";
 import type { ScenarioDocument } from "./document/types.js";
 import type { UserRoutes } from "./user-routes.js";
+import { importState, type ExportStateOptions, type StateDocument } from "./state/document.js";
+import { loadStateFile, writeStateFile } from "./state/file.js";
+import { stateControlRoutes, useStateFile } from "./state/control-routes.js";
 
 /** Whether a `scenario` string is a file path (one line ending in `.yaml`, `.yml` or `.json`), not a document's text. */
 function isScenarioPath(text: string): boolean {
@@ -41,6 +44,14 @@ export interface DoublesOptions extends DoublesCoreOptions {
    * timeline is played by `doubles.scenario.play()`. Errors name the file, line and column.
    */
   readonly scenario?: ScenarioDocument | string;
+  /**
+   * A world to start from (after `scenario`, replacing it): a state document's file path (it must
+   * exist; `POST /_sim/state/save` on a server of these doubles writes it again) or the document
+   * itself (`exportState(other)`, `GET /_sim/state`'s answer). `reset()` goes back to it. See
+   * docs/guides/save-and-load-a-world.md.
+   * @example createDoubles({ state: "world.json" })
+   */
+  readonly state?: string | StateDocument;
 }
 
 /**
@@ -72,6 +83,26 @@ export class Doubles extends DoublesCore {
       this.scenario = this.load(options.scenario);
       this.markResetPoint();
     }
+    if (options.state !== undefined) {
+      if (typeof options.state === "string") {
+        loadStateFile(options.state, this);
+        useStateFile(this, options.state);
+      } else importState(this, options.state);
+      this.markResetPoint();
+    }
+  }
+
+  /**
+   * Writes the whole world (every service's state, the clock, the timed moves, the id source, the
+   * faults) to `path` as a state document, atomically (a temporary file, then a rename);
+   * `createDoubles({ state: path })`, `serve --state path` and `PUT /_sim/state` load it again.
+   * @param options.journal - include the request journal (default false).
+   * @returns the number of bytes written.
+   * @throws the file system's error.
+   * @example doubles.saveState("world.json");
+   */
+  saveState(path: string, options: ExportStateOptions = {}): number {
+    return writeStateFile(path, this, options);
   }
 
   /** The scenario document routes: every fixture under `/_sim/<service>/`, and `POST /_sim/scenario`. */
@@ -81,6 +112,7 @@ export class Doubles extends DoublesCore {
       { key: ACCESS_CONTROL_KEY, routes: documentControlRoutes(this, "accessControl") },
       { key: SECRETS_KEY, routes: documentControlRoutes(this, "secrets") },
       { key: "scenario", routes: scenarioControlRoutes(this) },
+      { key: "state", routes: stateControlRoutes(this) },
     ];
   }
 

@@ -13,7 +13,7 @@ import type { ServicePlugin } from "./plugin.js";
 const levenshtein = lazyRequire<typeof import("fastest-levenshtein")>("fastest-levenshtein");
 
 /** The top-level option keys, in the order the messages list them. */
-export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins", "passthrough"]);
+export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins", "passthrough", "state"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
 
 /**
@@ -138,6 +138,10 @@ export function checkDoublesOptions(options: unknown, plugins: readonly ServiceP
         throw new UsageError(`createDoubles: option "journal.${key}" must be a whole number of 0 or more, not ${describe(value)}`);
       }
     }
+  }
+  const { state } = options as { state?: unknown };
+  if (state !== undefined && typeof state !== "string" && !isPlainObject(state)) {
+    throw new UsageError(`createDoubles: option "state" must be a state document's file path or the document (an object), not ${describe(state)}`);
   }
   const { passthrough } = options;
   if (passthrough !== undefined) {

@@ -49,6 +49,16 @@ export interface SavedFaults {
   readonly random: Readonly<IdState>;
 }
 
+/** Faults as a state document holds them (see {@link FaultSet.document}). */
+export interface FaultsDocument {
+  /** The number of the next fault added without an id (`fault-<nextId>`). */
+  readonly nextId: number;
+  /** The state of the probability draws. */
+  readonly random: readonly number[];
+  /** Every fault as {@link FaultSet.list} shows it, in the order they apply. */
+  readonly list: readonly FaultView[];
+}
+
 interface LiveFault {
   readonly checked: CheckedFault;
   /** Place in the order faults apply (grows with each add; {@link FaultSet.load} renumbers). */
@@ -201,6 +211,40 @@ export class FaultSet implements FaultSource {
     for (const checked of saved.faults as readonly CheckedFault[]) this.push({ checked, order: this.nextOrder++, seen: 0, applied: 0 });
     this.nextId = saved.nextId;
     this.random.load([...saved.random] as IdState);
+  }
+
+  /**
+   * The faults as a state document holds them (plain JSON): each as {@link FaultSet.list} shows
+   * it (its counts included), the next id and the probability draws. See `exportState()`.
+   * @example doubles.faults.document() // { nextId: 2, random: [...], list: [{ id: "fault-1", ..., seen: 0, applied: 0, exhausted: false }] }
+   */
+  document(): FaultsDocument {
+    return { nextId: this.nextId, random: [...this.random.save()], list: this.list() };
+  }
+
+  /**
+   * Checks the faults of a state document and returns what puts them in place (replacing every
+   * fault, counts as saved); nothing changes until it is called.
+   * @throws {TypeError} for a bad fault, with `index` (its place in `list`) and `field` when known.
+   * @example doubles.faults.prepareDocument(saved.faults)();
+   */
+  prepareDocument(document: FaultsDocument): () => void {
+    const now = this.sim.now();
+    const prepared = document.list.map((view, index) => {
+      const { seen, applied, exhausted: _exhausted, ...definition } = view;
+      try {
+        return { checked: checkFault(definition, this.targets(), now, view.id), seen, applied };
+      } catch (error) {
+        throw Object.assign(error as Error, { index });
+      }
+    });
+    return () => {
+      this.clear();
+      this.nextOrder = 0;
+      for (const { checked, seen, applied } of prepared) this.push({ checked, order: this.nextOrder++, seen, applied });
+      this.nextId = document.nextId;
+      this.random.load([...document.random] as IdState);
+    };
   }
 
   /**
