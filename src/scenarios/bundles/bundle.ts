@@ -146,7 +146,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * Bytes as a {@link BundleBody}: text when they are UTF-8, base64 otherwise.
  * @example bundleBody(new TextEncoder().encode("{}")) // { text: "{}" }
  */
-export function bundleBody(bytes: Uint8Array): BundleBody {
+export function bundleBody(bytes: Uint8Array | string): BundleBody {
+  if (typeof bytes === "string") return { text: bytes };
   try {
     return { text: utf8.decode(bytes) };
   } catch {

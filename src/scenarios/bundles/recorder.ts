@@ -29,7 +29,8 @@ export interface RecordedRequest {
   readonly bodyTooLarge?: true;
   readonly status: number;
   readonly responseHeaders: Readonly<Record<string, string>>;
-  readonly responseBody: Uint8Array;
+  /** As the service gave it: text is kept as the string (encoded only when a bundle is written). */
+  readonly responseBody: Uint8Array | string;
   /** A fault dropped the connection instead of answering. */
   readonly drop?: "reset" | "hang-up";
 }
@@ -126,7 +127,7 @@ export class BundleRecorder {
       ...(request.bodyTooLarge === true ? { bodyTooLarge: true as const } : {}),
       status: response.drop === undefined ? response.status : 0,
       responseHeaders: response.headers,
-      responseBody: typeof response.body === "string" ? new Uint8Array(Buffer.from(response.body, "utf8")) : own(response.body ?? EMPTY),
+      responseBody: typeof response.body === "string" ? response.body : own(response.body ?? EMPTY),
       ...(response.drop === undefined ? {} : { drop: response.drop }),
     });
   }

@@ -25,7 +25,7 @@ export interface ReplayOptions {
 export interface ReplayMismatch {
   readonly request: BundleRequest;
   /** The answer given on replay. */
-  readonly actual: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array; readonly drop?: string };
+  readonly actual: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array | string; readonly drop?: string };
   /** The difference, readable: status, headers, then the body (the first differing byte, and JSON paths when both are JSON). */
   readonly report: string;
 }
@@ -214,7 +214,7 @@ function compare(expected: BundleRequest, actual: RecordedRequest): string | und
     lines.push(`  header order: ${Object.keys(expected.response.headers).join(", ")} -> ${Object.keys(actual.responseHeaders).join(", ")}`);
   }
   const recorded = Buffer.from(bodyBytes(expected.response.body));
-  const replayed = Buffer.from(actual.responseBody);
+  const replayed = typeof actual.responseBody === "string" ? Buffer.from(actual.responseBody, "utf8") : Buffer.from(actual.responseBody);
   if (!recorded.equals(replayed)) lines.push(...bodyDiff(recorded, replayed));
   if (lines.length === 0) return undefined;
   return [`request ${expected.n}: ${expected.method} ${expected.url} at ${expected.at} was answered differently (recorded -> replayed)`, ...lines].join("\n");
