@@ -57,6 +57,10 @@ export { COVERAGE_DIR_ENV } from "./scenarios/coverage/sink.js";
 export * from "./scenarios/journal-matchers.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
 export * from "./scenarios/document/index.js";
+// Replay bundles: doubles.bundle(path) writes one, replayBundle() plays it (infra-doubles replay).
+export { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, bodyBytes, readBundle, type Bundle, type BundleBody, type BundleControl, type BundleEvent, type BundleRequest } from "./scenarios/bundles/bundle.js";
+export { replayBundle, type ReplayMismatch, type ReplayOptions, type ReplayResult } from "./scenarios/bundles/replay.js";
+export { diffValues, type Change } from "./scenarios/bundles/diff.js";
 export * from "./scenarios/access-control/index.js";
 export { accessControlHttp } from "./interceptors/access-control/service.js";
 export * as accessControl from "./simulator/access-control/index.js";

@@ -127,3 +127,46 @@ describe("replaying an edited bundle", () => {
     expect(readFileSync(join(dir, "edited.json"), "utf8")).toContain("infra-doubles/bundle");
   });
 });
+
+describe("infra-doubles replay (the CLI)", () => {
+  const io = () => {
+    let out = "";
+    let err = "";
+    return {
+      stdout: { write: (text: string) => (out += text) },
+      stderr: { write: (text: string) => (err += text) },
+      signals: { once: () => undefined, off: () => undefined },
+      out: () => out,
+      err: () => err,
+    };
+  };
+
+  it("exits 0 when every answer is identical, 1 with the difference when one differs, 2 for a file that is no bundle of this version", async () => {
+    const { runCli } = await import("../../../src/cli/main.js");
+    const doubles = createDoubles({ seed: 2 });
+    using _nock = doubles.intercept({ transport: "interceptors" });
+    await session({ doubles, transport: "interceptors", base: (service) => doubles.baseUrls()[service]?.api ?? "" });
+    await doubles.close();
+    const path = doubles.bundle(join(dir, "cli", "same.json"));
+    const same = io();
+    expect(await runCli(["replay", path], same)).toBe(0);
+    expect(same.out()).toContain("replayed 8 requests: every answer identical, byte for byte");
+    const edited = JSON.parse(readFileSync(path, "utf8")) as { events: BundleRequest[] };
+    const health = edited.events.filter((e) => e.kind === "request")[5] as { response: { status: number } };
+    health.response.status = 501;
+    writeFileSync(join(dir, "cli", "edited.json"), JSON.stringify(edited));
+    const differs = io();
+    expect(await runCli(["replay", join(dir, "cli", "edited.json")], differs)).toBe(1);
+    expect(differs.out()).toContain("request 6: GET https://secrets.test/v1/sys/health at 2024-01-01T00:10:02.000Z was answered differently (recorded -> replayed)\n  status: 501 -> 200");
+    writeFileSync(join(dir, "cli", "v2.json"), JSON.stringify({ ...edited, version: 2 }));
+    const newer = io();
+    expect(await runCli(["replay", join(dir, "cli", "v2.json")], newer)).toBe(2);
+    expect(newer.err()).toContain("is a bundle of version 2; this infra-doubles reads version 1");
+    const missing = io();
+    expect(await runCli(["replay", join(dir, "cli", "missing.json")], missing)).toBe(2);
+    expect(missing.err()).toContain("cannot read");
+    const beyond = io();
+    expect(await runCli(["replay", path, "--diff", "9"], beyond)).toBe(2);
+    expect(beyond.err()).toContain("--diff 9: the bundle has requests 1 to 8");
+  });
+});
