@@ -170,3 +170,34 @@ describe("infra-doubles replay (the CLI)", () => {
     expect(beyond.err()).toContain("--diff 9: the bundle has requests 1 to 8");
   });
 });
+
+describe("a bundle of a server driven through its control API", () => {
+  it("records /_sim/ fixtures, documents, faults, advances and resets, and replays identically", async () => {
+    const doubles = createDoubles({ seed: 4 });
+    const server = await doubles.listen({ setup: () => void doubles.secrets.setNodeState("standby") });
+    try {
+      const post = (path: string, body: unknown) => fetch(`${server.url}/_sim${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      const health = async () => (await fetch(`${server.url}/v1/sys/health`)).status;
+      expect((await post("/scenario", { runs: { organizations: [{ name: "acme" }] } })).status).toBe(201);
+      expect(await health()).toBe(429);
+      expect((await post("/faults", { service: "secrets", answer: "sealed", times: 1 })).status).toBe(201);
+      expect(await health()).toBe(503);
+      expect((await post("/clock/advance", { by: "1m" })).status).toBe(200);
+      doubles.secrets.setNodeState("active");
+      expect(await health()).toBe(200);
+      expect((await post("/reset", {})).status).toBe(200);
+      expect(await health()).toBe(429);
+      doubles.load({ runs: { organizations: [{ name: "beta" }] } });
+      expect(await health()).toBe(429);
+    } finally {
+      await server.close();
+    }
+    const bundle = doubles.bundleDocument();
+    expect(bundle.events.map((e) => e.kind)).toEqual(["call", "mark", "serve", "call", "request", "fault.add", "request", "call", "request", "reset", "request", "load", "request"]);
+    expect(bundle.events.filter((e) => e.kind === "request").map((e) => e.epochMs - Date.parse(bundle.start))).toEqual([0, 0, 60_000, 0, 0]);
+    const result = await replayBundle(bundle);
+    await result.doubles.close();
+    expect(result.mismatch?.report).toBeUndefined();
+    expect(result.replayed).toBe(5);
+  });
+});
