@@ -60,9 +60,11 @@ export interface UseDoublesOptions extends DoublesOptions {
  * its context (`({ doubles }) => ...`), which `test.concurrent` needs; with
  * `uniqueOrigins: true` concurrent tests in one worker get hosts of their own
  * (`doubles.baseUrls()`), so they share nothing. Without it, two live doubles on the same origins
- * are refused, as ever.
+ * are refused, as ever. When a test fails, its replay bundle is written (`bundleDir`, default
+ * `.infra-doubles/bundles/<test file>-<test name>.json`) and named in the failure; replay it with
+ * `npx infra-doubles replay PATH` (docs/guides/replay-a-failing-test.md).
  * @param options - `createDoubles()` options, plus `transport`, `onUnhandledRequest`,
- *   `checkUnexpectedRequests`.
+ *   `checkUnexpectedRequests`, `bundleDir`.
  * @returns a function giving the running test's doubles (outside `test.concurrent`).
  * @throws {UsageError} from the returned function outside a test, or while several tests run at
  *   once (take them from the test context then).
