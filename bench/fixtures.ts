@@ -23,7 +23,7 @@ export interface RunGet {
 }
 
 /** Builds {@link RunGet} (seed 1: the same bytes every time); `journal: { limit: 0 }` keeps no journal. */
-export async function runGet(options: { readonly coverage?: boolean; readonly journal?: { readonly limit?: number } } = {}): Promise<RunGet> {
+export async function runGet(options: { readonly coverage?: boolean; readonly journal?: { readonly limit?: number }; readonly bundle?: boolean | { readonly limit?: number } } = {}): Promise<RunGet> {
   const doubles = createDoubles({ seed: 1, ...options });
   const { runs } = doubles;
   const workspace = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });

@@ -18,6 +18,21 @@ row({
   },
 });
 
+row({
+  name: "GET run through handle() recording a replay bundle, no limit (issue 26 item 3)",
+  clock: "cpu",
+  setup: async () => {
+    // Neither side keeps a journal (see the faults row); the figure's recorder keeps every
+    // request (references to the request and the answer, no copy), as a bundle needs them.
+    const { doubles, request } = await runGet({ journal: { limit: 0 }, bundle: { limit: Number.MAX_SAFE_INTEGER } });
+    const { doubles: plain, request: plainRequest } = await runGet({ journal: { limit: 0 }, bundle: false });
+    return {
+      figure: { label: "handle(), recording", run: () => doubles.handler.handle(request) },
+      anchor: { label: "handle(), bundle: false", run: () => plain.handler.handle(plainRequest) },
+    };
+  },
+});
+
 /** A path of `length` characters under `prefix`, in 64-character segments. */
 function longPath(prefix: string, length: number): string {
   return `${prefix}/${Array.from({ length: Math.ceil(length / 64) }, (_, i) => `${i}`.padEnd(63, "x")).join("/")}`.slice(0, prefix.length + 1 + length);

@@ -95,6 +95,11 @@ export * from "./scenarios/journal-matchers.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
 export * from "./scenarios/document/index.js";
 export * from "./scenarios/state/index.js";
+// Replay bundles: doubles.bundle(path) writes one, replayBundle() plays it (infra-doubles replay).
+export { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, bodyBytes, readBundle, type Bundle, type BundleBody, type BundleControl, type BundleEvent, type BundleRequest } from "./scenarios/bundles/bundle.js";
+export { replayBundle, type ReplayMismatch, type ReplayOptions, type ReplayResult } from "./scenarios/bundles/replay.js";
+export { diffValues, type Change } from "./scenarios/bundles/diff.js";
+export type { ControlEvent, EncodedValue, Unreplayable } from "./scenarios/bundles/recorder.js";
 export * from "./scenarios/access-control/index.js";
 export { accessControlHttp } from "./interceptors/access-control/service.js";
 export * as accessControl from "./simulator/access-control/index.js";
@@ -102,7 +107,7 @@ export * from "./scenarios/secrets/index.js";
 export * as secrets from "./simulator/secrets/index.js";
 export * from "./scenarios/runs/index.js";
 export * as runs from "./simulator/runs/index.js";
-export { FaultSet, type FaultHandle, type FaultsDocument, type FaultView, type SavedFaults } from "./scenarios/faults/fault-set.js";
+export { FaultSet, type FaultChange, type FaultHandle, type FaultsDocument, type FaultView, type SavedFaults } from "./scenarios/faults/fault-set.js";
 export type { FaultDefinition, FaultTarget, FaultTime } from "./scenarios/faults/fault-definition.js";
 export {
   mountedRoute,

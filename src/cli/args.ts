@@ -24,6 +24,8 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
        infra-doubles run FILE [--seed N] [--start TIME]
        infra-doubles diagram TABLE [--format mermaid|svg] [--coverage FILE]
        infra-doubles diagram --list
+       infra-doubles replay BUNDLE [--diff N] [--until N [--port 8080] [--host 127.0.0.1] [--json]
+                          [--allowed-host NAME]... [--control-token TOKEN]]
 
 serve: starts a local server with every simulated service on one origin (or, with --split, each
 service on its own port), on the embedded default scenario (organizations, tokens, mounts ready to
@@ -38,6 +40,14 @@ secrets-tokens, leases, node-states) as Mermaid stateDiagram-v2 text (the defaul
 infra-doubles diagram runs > runs.mmd; with --coverage FILE (a coverage.json written by the vitest
 global setup infra-doubles/coverage, or GET /_sim/coverage), each transition taken shows how often
 and each one never taken is marked. --list prints the tables.
+replay: replays a bundle (written by doubles.bundle(path), or by useDoubles() when a test failed)
+on a fresh world: the same seed, start and scenario on a manual clock, every control action and
+request in order at its simulated time. Reports the first answer that differs from the recorded
+one, byte for byte (a changed fake). Exit status 0 when every answer is identical, 1 when one
+differs, 2 for a bundle that cannot be read.
+      --until N    stop before request N and serve the world as it was then (serve's --port,
+                   --host, --json, --allowed-host, --control-token), until Ctrl+C
+      --diff N     print the state change request N made (JSON pointers, old -> new)
 
 Options:
   -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port); with --split the
@@ -143,6 +153,23 @@ export interface ServeCommand {
 /** The service keys `--passthrough` takes. */
 export const PASSTHROUGH_SERVICES = ["runs", "accessControl", "secrets"] as const;
 
+/** A parsed `replay` command. */
+export interface ReplayCommand {
+  readonly command: "replay";
+  /** The bundle's path. */
+  readonly file: string;
+  /** `--until N`: serve the world before request N. */
+  readonly until?: number;
+  /** `--diff N`: print the state change of request N. */
+  readonly diff?: number;
+  /** Where `--until` serves (serve's defaults). */
+  readonly port: number;
+  readonly host: string;
+  readonly json: boolean;
+  readonly allowedHosts: readonly string[];
+  readonly controlToken?: string;
+}
+
 /** A parsed `run` command. */
 export interface RunCommand {
   readonly command: "run";
@@ -182,7 +209,7 @@ export interface UsageRequest {
  * @returns the command, or a {@link UsageRequest} for `--help`, unknown flags and bad values.
  * @example parseCommand(["serve", "--port", "0", "--json"]) // { command: "serve", port: 0, host: "127.0.0.1", seed: 1, json: true, allowedHosts: [] }
  */
-export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | DiagramCommand | UsageRequest {
+export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | DiagramCommand | ReplayCommand | UsageRequest {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -193,8 +220,9 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
   if (values.help) return { command: "usage", problem: undefined };
   const [command, ...extra] = positionals;
   if (command === undefined) return { command: "usage", problem: "no command given" };
-  if (command !== "serve" && command !== "run" && command !== "diagram") return { command: "usage", problem: `unknown command "${command}"` };
+  if (command !== "serve" && command !== "run" && command !== "diagram" && command !== "replay") return { command: "usage", problem: `unknown command "${command}"` };
   if (command === "diagram") return diagramCommand(values, extra);
+  if (command === "replay") return parseReplay(extra, values);
   const notServe = (["format", "coverage", "list"] as const).find((name) => values[name] !== undefined);
   if (notServe !== undefined) return { command: "usage", problem: `--${notServe} is an option of diagram, not ${command}` };
   const start = values.start === undefined ? undefined : parseStart(values.start);
@@ -204,12 +232,13 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     if (file === undefined) return { command: "usage", problem: "run needs a scenario document: infra-doubles run FILE" };
     if (more.length > 0) return { command: "usage", problem: `unexpected argument "${more[0] ?? ""}"` };
     const serveOnly = Object.keys(values).filter((name) => !["seed", "start", "help"].includes(name));
-    if (serveOnly.length > 0) return { command: "usage", problem: `--${serveOnly[0] ?? ""} is an option of serve, not run` };
+    if (serveOnly.length > 0) return { command: "usage", problem: `--${serveOnly[0] ?? ""} is an option of ${serveOnly[0] === "until" || serveOnly[0] === "diff" ? "replay" : "serve"}, not run` };
     const runSeed = values.seed === undefined ? 1 : parseSeed(values.seed);
     if (runSeed === undefined) return { command: "usage", problem: "--seed must not be empty" };
     return { command: "run", file, seed: runSeed, ...(start === undefined ? {} : { start }) };
   }
   if (extra.length > 0) return { command: "usage", problem: `unexpected argument "${extra[0] ?? ""}"` };
+  for (const name of ["until", "diff"] as const) if (values[name] !== undefined) return { command: "usage", problem: `--${name} is an option of replay, not serve` };
   const clock = values.clock ?? "advanceable";
   if (!(SERVE_CLOCKS as readonly string[]).includes(clock)) return { command: "usage", problem: `--clock must be one of ${SERVE_CLOCKS.join(", ")}, got "${clock}"` };
   if (start !== undefined && clock === "system") return { command: "usage", problem: "--start needs --clock manual or advanceable (the system clock keeps the real time)" };
@@ -303,6 +332,41 @@ function diagramCommand(values: ReturnType<typeof parse>["values"], extra: reado
   };
 }
 
+function parseReplay(extra: readonly string[], values: ReturnType<typeof parse>["values"]): ReplayCommand | UsageRequest {
+  const [file, ...more] = extra;
+  if (file === undefined) return { command: "usage", problem: "replay needs a bundle: infra-doubles replay BUNDLE" };
+  if (more.length > 0) return { command: "usage", problem: `unexpected argument "${more[0] ?? ""}"` };
+  const allowed = ["until", "diff", "port", "host", "json", "allowed-host", "control-token", "help"];
+  const other = Object.keys(values).filter((name) => !allowed.includes(name));
+  if (other.length > 0) return { command: "usage", problem: `--${other[0] ?? ""} is not an option of replay` };
+  const numbers: Record<string, number> = {};
+  for (const name of ["until", "diff"] as const) {
+    const text = values[name];
+    if (text === undefined) continue;
+    if (!/^\d{1,9}$/.test(text) || Number(text) < 1) return { command: "usage", problem: `--${name} must be a request number from 1, got "${text}"` };
+    numbers[name] = Number(text);
+  }
+  const serving = ["port", "host", "json", "allowed-host", "control-token"].filter((name) => values[name as keyof typeof values] !== undefined);
+  if (numbers.until === undefined && serving.length > 0) return { command: "usage", problem: `--${serving[0] ?? ""} serves the world of --until N: give --until` };
+  const port = values.port === undefined ? DEFAULT_PORT : parsePort(values.port);
+  if (port === undefined) return { command: "usage", problem: `--port must be a whole number from 0 to 65535, got "${values.port ?? ""}"` };
+  const host = values.host ?? DEFAULT_HOST;
+  if (host.trim() === "") return { command: "usage", problem: "--host must not be empty" };
+  const controlToken = values["control-token"];
+  if (controlToken !== undefined && !/^[\x21-\x7e]+$/.test(controlToken)) return { command: "usage", problem: "--control-token must be printable ASCII without spaces" };
+  return {
+    command: "replay",
+    file,
+    ...(numbers.until === undefined ? {} : { until: numbers.until }),
+    ...(numbers.diff === undefined ? {} : { diff: numbers.diff }),
+    port,
+    host,
+    json: values.json ?? false,
+    allowedHosts: (values["allowed-host"] ?? []).map((name) => name.trim()),
+    ...(controlToken === undefined ? {} : { controlToken }),
+  };
+}
+
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -339,6 +403,8 @@ function parse(argv: readonly string[]) {
       coverage: { type: "string" },
       list: { type: "boolean" },
       state: { type: "string" },
+      until: { type: "string" },
+      diff: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });

@@ -7,6 +7,7 @@ import { ScenarioDocumentError } from "../scenarios/document/errors.js";
 import { StateDocumentError } from "../scenarios/state/errors.js";
 import { parseCommand, USAGE } from "./args.js";
 import { runDiagram } from "./diagram.js";
+import { runReplay } from "./replay.js";
 import { runScenarioFile } from "./run.js";
 import { Worlds, worldDefaults } from "./worlds.js";
 import { devServerBanner, devServerJson, devServerWarning, startDevServer, type DevServerOptions } from "./serve.js";
@@ -32,7 +33,8 @@ export const EXIT_USAGE = 2;
  * @returns the exit code: 0 after a clean stop on SIGINT/SIGTERM, 1 when the server cannot start,
  *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr); for `run`: 0 when
  *   every expect step passed, 1 when one failed, 2 for an invalid document; for `diagram`: 0, or 2
- *   for an unknown table or an unreadable `--coverage` file.
+ *   for an unknown table or an unreadable `--coverage` file; for `replay`: 0 when every answer is
+ *   identical, 1 when one differs, 2 for an unreadable bundle.
  * @example
  * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signals: process });
  */
@@ -51,6 +53,7 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
   if (command.command === "run") {
     return runScenarioFile(command.file, { seed: command.seed, ...(command.start === undefined ? {} : { start: command.start }) }, io.stdout, io.stderr);
   }
+  if (command.command === "replay") return runReplay(command, io);
   // Bound beyond loopback without --seed: a random seed (128 bits, as hex), so the default
   // scenario's tokens are not the same well-known ones on every machine. Drawn here, in the CLI
   // only: the library stays deterministic (same seed, same bytes).

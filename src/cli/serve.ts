@@ -122,7 +122,8 @@ export interface DevServer extends AsyncDisposable {
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   const seed = options.seed ?? 1;
-  const clock = { clock: options.clock ?? "advanceable", ...(options.start === undefined ? {} : { start: options.start }), ...(options.passthrough === undefined ? {} : { passthrough: options.passthrough }) } as const;
+  // No replay-bundle recording: a server runs for hours, and nothing writes its bundle.
+  const clock = { bundle: false, clock: options.clock ?? "advanceable", ...(options.start === undefined ? {} : { start: options.start }), ...(options.passthrough === undefined ? {} : { passthrough: options.passthrough }) } as const;
   const doubles =
     options.doubles ?? (options.plugins ? new DoublesCore(options.plugins, { ...clock, seed }) : createDoubles({ ...clock, seed }));
   let document: unknown;

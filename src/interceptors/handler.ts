@@ -138,7 +138,9 @@ export function createHandler(options: HandlerOptions): Handler {
    */
   const record = (note: RequestNote, request: SimRequest, service: string | undefined, response: SimResponse, at = sim.now(), error?: unknown, fault?: string, endpoint?: string): SimResponse => {
     if (observe !== undefined && service !== undefined) observe(nameOf.get(service) ?? service, endpoint, response.status, note.answeredBy);
-    if (journal.limit === 0 || (service !== undefined && unjournaled.has(service))) return response;
+    if (service !== undefined && unjournaled.has(service)) return response;
+    journal.tap?.(request, response, note.startedAt, at);
+    if (journal.limit === 0) return response;
     const nearest = response.headers[NEAREST_HEADER];
     journal.record({
       at,

@@ -12,6 +12,7 @@ import { inspect } from "node:util";
 import { toEpochMs, type Instant } from "../simulator/kernel/clock.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { isoMillis } from "../simulator/kernel/time.js";
+import type { SimRequest, SimResponse } from "./message.js";
 import { nearestName, splitRoute, type MountedRoute, type OperationName, type RouteName, type RouteTemplate, type ServiceKey, type UserRouteName, type Vocabulary } from "./vocabulary.js";
 
 /** Entries kept by default (the oldest go first beyond it). */
@@ -411,6 +412,11 @@ export class RequestJournal implements Iterable<JournalEntry> {
   private seq = 0;
   /** The names filters are checked against (set by the doubles; none: not checked). */
   private vocabulary: Vocabulary | undefined;
+  /**
+   * @internal Handed every journalled request whole (bytes as received, the answer untruncated),
+   * whatever the limits: the doubles' replay-bundle recorder (src/scenarios/bundles/recorder.ts).
+   */
+  tap: ((request: SimRequest, response: SimResponse, startedAt: number, at: number) => void) | undefined;
 
   /**
    * @throws {UsageError} for a limit that is not a non-negative integer.

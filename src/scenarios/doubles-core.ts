@@ -39,6 +39,8 @@ import { canonicalOrigin } from "../interceptors/owned-origins.js";
 import { isoMillis } from "../simulator/kernel/time.js";
 import type { UserRouteName } from "../interceptors/vocabulary.js";
 import type { PassthroughOption, UserRouteHandle, UserRouteHandler, UserRoutes } from "./user-routes.js";
+import { BundleRecorder, DEFAULT_BUNDLE_LIMIT, encodeValue } from "./bundles/recorder.js";
+import { makeBundle, writeBundle, type Bundle } from "./bundles/bundle.js";
 
 /** How many unhandled requests {@link DoublesCore.unhandledRequests} keeps. */
 const UNHANDLED_KEPT = 1000;
@@ -105,6 +107,14 @@ export interface DoublesCoreOptions {
    * @example createDoubles({ passthrough: { secrets: "http://127.0.0.1:8200" } })
    */
   readonly passthrough?: Readonly<Record<string, PassthroughOption>>;
+  /**
+   * Whether to record what a replay bundle needs ({@link DoublesCore.bundle}, `useDoubles()` on a
+   * failing test): every request whole (bytes as received, the answer given) and every control
+   * action, with simulated times. Default `true`, up to `limit` requests and actions (default
+   * 10,000; past it `bundle()` is refused as incomplete); `false` records nothing. See
+   * docs/decisions/bundles.md.
+   */
+  readonly bundle?: boolean | { readonly limit?: number };
 }
 
 /** Options of {@link DoublesCore.intercept}. */
@@ -291,6 +301,10 @@ export class DoublesCore {
   private readonly passthroughTargets: ReadonlyMap<string, PassthroughTarget>;
   /** What every handler of these doubles asks for a request its service does not simulate. */
   private readonly fallback: AnswerFallback;
+  /** The replay-bundle log: requests and control actions, in order (the `bundle` option). */
+  private readonly recorder: BundleRecorder;
+  /** Simulated time at creation (where a replay's manual clock starts). */
+  private readonly createdAt: number;
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     checkDoublesOptions(options, plugins);
@@ -299,6 +313,15 @@ export class DoublesCore {
     this.clock = makeClock(options.clock, options.start);
     this.ownsClock = typeof options.clock !== "object";
     this.requestJournal = new RequestJournal(options.journal);
+    this.createdAt = this.clock.now();
+    const bundle = options.bundle;
+    this.recorder = new BundleRecorder(bundle === false ? 0 : bundle === true || bundle === undefined ? DEFAULT_BUNDLE_LIMIT : (bundle.limit ?? DEFAULT_BUNDLE_LIMIT), () => this.clock.now());
+    if (this.recorder.enabled) {
+      const recorder = this.recorder;
+      this.requestJournal.tap = (request, response, startedAt, at) => recorder.request(request, response, startedAt, at);
+      if (options.passthrough !== undefined) recorder.note("passthrough: requests forwarded to a real server are compared with what the fake answers on replay");
+      if (options.serverOnly !== undefined) recorder.note("serverOnly: the extra server mounts are not rebuilt on replay");
+    }
     this.hostSuffix = options.uniqueOrigins === true ? `-${++uniqueOriginsCount}` : "";
     this.sim = new Simulator({
       clock: this.clock,
@@ -315,7 +338,12 @@ export class DoublesCore {
       userRoute: (key, method, path) => table.match(key, method, path),
       passthrough: (key) => targets.get(key),
     };
-    this.faults = new FaultSet(this.sim, () => this.faultTargets());
+    this.faults = new FaultSet(this.sim, () => this.faultTargets(), (change) => {
+      if (!this.recorder.enabled) return;
+      const at = this.recorder.time();
+      if (change.kind !== "fault.add") this.recorder.control({ ...change, at });
+      else this.recorder.control({ kind: "fault.add", at, definition: encodeValue(change.definition, "faults.add", []) });
+    });
     this.vocabulary = new Vocabulary(
       () => this.faultTargets().map((t) => ({ key: t.key, http: t.http, prefixes: Object.values(t.basePaths).flat(), userRoutes: () => table.names(t.key) })),
       this.sim,
@@ -386,6 +414,7 @@ export class DoublesCore {
     if (plugin === undefined) throw new UsageError(`route: no service "${key}" in these doubles (have: ${this.plugins.map((p) => p.key).join(", ")})`);
     checkUserRoute(key, method, template);
     if (typeof handler !== "function") throw new UsageError(`${key}.route: the handler must be a function (request, world) => ({ status, headers, body })`);
+    this.recorder.note(`${key}.route("${method} ${template}"): a user route's handler is a function, not recorded; on replay its requests get the fake's own answer`);
     const prefixes = [...new Set(this.faultTargets().find((t) => t.key === key)?.basePaths.api ?? [])].filter((p) => p !== "");
     const prefix = prefixes.find((p) => template === p || template.startsWith(`${p}/`));
     if (prefix !== undefined) {
@@ -482,9 +511,28 @@ export class DoublesCore {
       if (typeof controls === "object" && controls !== null && Object.isExtensible(controls) && !("route" in controls)) {
         Object.defineProperty(controls, "route", { value: route, enumerable: false, configurable: true });
       }
-      this.controls.set(key, controls);
+      this.controls.set(key, this.recorder.enabled ? this.recorded(key, controls) : controls);
     }
     return this.controls.get(key) as Controls;
+  }
+
+  /** `controls` with every method call recorded for replay bundles (the outermost call only). */
+  private recorded(key: string, controls: object): object {
+    const recorder = this.recorder;
+    const wrapped = new Map<PropertyKey, unknown>();
+    return new Proxy(controls, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== "function" || property === "route" || property === "constructor") return value;
+        let wrapper = wrapped.get(property);
+        if (wrapper === undefined || (wrapper as { original?: unknown }).original !== value) {
+          const method = value as (...args: unknown[]) => unknown;
+          wrapper = Object.assign((...args: unknown[]) => recorder.call(key, String(property), args, () => method.apply(target, args)), { original: value });
+          wrapped.set(property, wrapper);
+        }
+        return wrapper;
+      },
+    });
   }
 
   /** The registered plugins. */
@@ -516,6 +564,7 @@ export class DoublesCore {
 
   /** Puts back a {@link DoublesCore.snapshot}. The clock does not move back. */
   restore(snapshot: SimulatorSnapshot): void {
+    if (this.recorder.enabled) this.recorder.control({ kind: "restore", at: this.recorder.time(), snapshot: encodeValue(snapshot, "restore", []) });
     this.sim.restore(snapshot);
   }
 
@@ -537,6 +586,11 @@ export class DoublesCore {
    * doubles.reset(); // the document's world at its start time, with only its own faults
    */
   reset(): void {
+    this.recorder.control({ kind: "reset", at: this.recorder.time() });
+    this.recorder.quietly(() => this.resetNow());
+  }
+
+  private resetNow(): void {
     const rewind = this.ownsClock;
     if (this.resetPoint === undefined) {
       this.sim.reset({ rewind });
@@ -558,6 +612,7 @@ export class DoublesCore {
 
   /** Makes the current state, time and faults the ones {@link DoublesCore.reset} goes back to. */
   protected markResetPoint(): void {
+    this.recorder.control({ kind: "mark", at: this.recorder.time() });
     this.sim.catchUp();
     this.resetPoint = { snapshot: this.sim.snapshot(), faults: this.faults.save() };
   }
@@ -641,6 +696,7 @@ export class DoublesCore {
    */
   handlerFor(origin: string, keys?: readonly string[], controlRoutes: readonly PluginControlRoutes[] = []): Handler {
     const base = origin.replace(/\/+$/, "");
+    this.recorder.control({ kind: "serve", at: this.recorder.time(), origin: base, ...(keys === undefined ? {} : { keys: [...keys] }) });
     const served = keys === undefined ? this.plugins : this.plugins.filter((p) => keys.includes(p.key));
     const mounts: ServiceMount[] = served.map((p) => ({ service: p.http, key: p.key, bases: p.serverBases(base) }));
     const extra = this.options.serverOnly?.(this) ?? [];
@@ -843,6 +899,71 @@ export class DoublesCore {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /**
+   * Writes a replay bundle of everything these doubles did since they were created: the seed,
+   * start time, clock, base URLs and scenario document, then every request (the bytes as received,
+   * the answer given) and every control action (scenario controls called, documents loaded,
+   * faults added and removed, resets), in order, with simulated times. `infra-doubles replay PATH`
+   * replays it on fresh doubles and reports the first answer that differs. See
+   * docs/guides/replay-a-failing-test.md.
+   * @param path - the file to write (directories are made); JSON, `{"format": "infra-doubles/bundle", "version": 1, ...}`.
+   * @param about - the test that writes it, recorded in the file.
+   * @returns the path written.
+   * @throws {UsageError} with `bundle: false`, or when more than the `bundle.limit` requests and
+   *   actions happened (a bundle missing some would replay another world).
+   * @example
+   * doubles.bundle(".infra-doubles/bundles/apply-retries.json");
+   * // then: npx infra-doubles replay .infra-doubles/bundles/apply-retries.json
+   */
+  bundle(path: string, about?: Bundle["test"]): string {
+    return writeBundle(path, this.bundleDocument(about));
+  }
+
+  /** The replay bundle {@link DoublesCore.bundle} writes, as an object. */
+  bundleDocument(about?: Bundle["test"]): Bundle {
+    const clock = this.options.clock;
+    return makeBundle({
+      seed: this.sim.seed,
+      start: this.createdAt,
+      clock: typeof clock === "string" ? clock : clock === undefined ? "manual" : "custom",
+      baseUrls: this.baseUrls(),
+      scenario: this.bundleScenario(),
+      faults: this.faults.list(),
+      events: this.recorder.events,
+      unreplayable: this.recorder.unreplayable,
+      dropped: this.recorder.dropped,
+      limit: this.recorder.limit,
+      ...(about === undefined ? {} : { test: about }),
+    });
+  }
+
+  /** The scenario document loaded at creation, for bundles (`Doubles` has one). */
+  protected bundleScenario(): unknown {
+    return undefined;
+  }
+
+  /** Starts the bundle log afresh: what creation did is in the bundle's options, not its events. */
+  protected restartRecording(): void {
+    this.recorder.restart();
+  }
+
+  /**
+   * Runs `load` (the loading of a state document into this world: `importState`, `PUT
+   * /_sim/state`, `createDoubles({ state })`) as one recorded control action, the fault changes
+   * it makes unrecorded, so a replay bundle loads the same document again.
+   * @internal
+   */
+  recordedStateLoad<T>(document: unknown, load: () => T): T {
+    if (this.recorder.enabled) this.recorder.control({ kind: "state", at: this.recorder.time(), document: encodeValue(document, "state", []) });
+    return this.recorder.quietly(load);
+  }
+
+  /** Runs `run` as one recorded control action (a document load), its inner calls unrecorded. */
+  protected recordedAction<T>(event: { readonly kind: "load"; readonly document: unknown }, run: () => T): T {
+    this.recorder.control({ kind: "load", at: this.recorder.time(), document: encodeValue(event.document, "load", []) });
+    return this.recorder.quietly(run);
   }
 
   /** The HTTP services of the plugins (for contract tests). */

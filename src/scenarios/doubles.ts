@@ -83,6 +83,9 @@ export class Doubles extends DoublesCore {
       this.scenario = this.load(options.scenario);
       this.markResetPoint();
     }
+    // What creation did is the bundle's seed, start and scenario: the log starts here. A state
+    // document loaded at creation is the log's first event (a replay loads it again).
+    this.restartRecording();
     if (options.state !== undefined) {
       if (typeof options.state === "string") {
         loadStateFile(options.state, this);
@@ -103,6 +106,11 @@ export class Doubles extends DoublesCore {
    */
   saveState(path: string, options: ExportStateOptions = {}): number {
     return writeStateFile(path, this, options);
+  }
+
+  /** The document loaded at creation, for replay bundles. */
+  protected override bundleScenario(): unknown {
+    return this.scenario?.document;
   }
 
   /** The scenario document routes: every fixture under `/_sim/<service>/`, and `POST /_sim/scenario`. */
@@ -131,9 +139,9 @@ export class Doubles extends DoublesCore {
    * loaded.names.runs.workspaces["acme/prod"] // "ws-..."
    */
   load(document: ScenarioDocument | string, options: { readonly format?: ScenarioFormat } = {}): LoadedScenario {
-    if (typeof document !== "string") return loadScenario(this, document);
-    if (isScenarioPath(document)) return loadScenario(this, readScenarioFile(document));
-    return loadScenario(this, parseScenarioText(document, options.format ?? formatOf(undefined, document)));
+    const parsed: unknown =
+      typeof document !== "string" ? document : isScenarioPath(document) ? readScenarioFile(document) : parseScenarioText(document, options.format ?? formatOf(undefined, document));
+    return this.recordedAction({ kind: "load", document: parsed }, () => loadScenario(this, parsed));
   }
 
   // typed service getters are listed here

@@ -13,7 +13,7 @@ import type { ServicePlugin } from "./plugin.js";
 const levenshtein = lazyRequire<typeof import("fastest-levenshtein")>("fastest-levenshtein");
 
 /** The top-level option keys, in the order the messages list them. */
-export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins", "passthrough", "state"]);
+export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins", "passthrough", "state", "bundle"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
 
 /**
@@ -155,6 +155,15 @@ export function checkDoublesOptions(options: unknown, plugins: readonly ServiceP
       if (!isPlainObject(target)) throw new UsageError(`createDoubles: option "passthrough.${key}" must be a URL string or { url, timeoutMs }, not ${describe(target)}`);
       refuseUnknown(`passthrough.${key}`, Object.keys(target), ["url", "timeoutMs"]);
       checkUrl(`passthrough.${key}.url`, target.url, "an absolute http(s) URL");
+    }
+  }
+  const { bundle } = options;
+  if (bundle !== undefined && typeof bundle !== "boolean") {
+    if (!isPlainObject(bundle)) throw new UsageError(`createDoubles: option "bundle" must be true, false or { limit: 10000 }, not ${describe(bundle)}`);
+    refuseUnknown("bundle", Object.keys(bundle), ["limit"]);
+    const { limit } = bundle;
+    if (limit !== undefined && !(typeof limit === "number" && Number.isSafeInteger(limit) && limit >= 0)) {
+      throw new UsageError(`createDoubles: option "bundle.limit" must be a whole number of 0 or more, not ${describe(limit)}`);
     }
   }
   if (serverOnly !== undefined && typeof serverOnly !== "function") {

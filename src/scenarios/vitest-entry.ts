@@ -16,7 +16,7 @@
  * @packageDocumentation
  * @module infra-doubles/vitest
  */
-import { afterEach, beforeEach, expect } from "vitest";
+import { afterEach, beforeEach, expect, type TestContext } from "vitest";
 import type { UnhandledRequestStrategy } from "../interceptors/transports/unhandled.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { createDoubles, type Doubles, type DoublesOptions } from "./doubles.js";
@@ -44,6 +44,13 @@ export interface UseDoublesOptions extends DoublesOptions {
    * see `assertNoUnexpectedRequests`).
    */
   readonly checkUnexpectedRequests?: boolean;
+  /**
+   * Where a failing test's replay bundle goes (see `doubles.bundle()`): a directory, default
+   * `$INFRA_DOUBLES_BUNDLE_DIR` or `.infra-doubles/bundles` (relative to the working directory),
+   * one file per test, `<test file>-<test name>.json` (the file relative to the project's root,
+ * anything but letters, digits, `.`, `_`, `-` as `_`), named in the failure; `false` writes none.
+   */
+  readonly bundleDir?: string | false;
 }
 
 /**
@@ -53,9 +60,11 @@ export interface UseDoublesOptions extends DoublesOptions {
  * its context (`({ doubles }) => ...`), which `test.concurrent` needs; with
  * `uniqueOrigins: true` concurrent tests in one worker get hosts of their own
  * (`doubles.baseUrls()`), so they share nothing. Without it, two live doubles on the same origins
- * are refused, as ever.
+ * are refused, as ever. When a test fails, its replay bundle is written (`bundleDir`, default
+ * `.infra-doubles/bundles/<test file>-<test name>.json`) and named in the failure; replay it with
+ * `npx infra-doubles replay PATH` (docs/guides/replay-a-failing-test.md).
  * @param options - `createDoubles()` options, plus `transport`, `onUnhandledRequest`,
- *   `checkUnexpectedRequests`.
+ *   `checkUnexpectedRequests`, `bundleDir`.
  * @returns a function giving the running test's doubles (outside `test.concurrent`).
  * @throws {UsageError} from the returned function outside a test, or while several tests run at
  *   once (take them from the test context then).
@@ -71,7 +80,7 @@ export interface UseDoublesOptions extends DoublesOptions {
  * });
  */
 export function useDoubles(options: UseDoublesOptions = {}): () => Doubles {
-  const { transport = "nock", onUnhandledRequest, checkUnexpectedRequests = true, ...doublesOptions } = options;
+  const { transport = "nock", onUnhandledRequest, checkUnexpectedRequests = true, bundleDir, ...doublesOptions } = options;
   const live = new Map<string, Doubles>();
   beforeEach((context) => {
     const doubles = createDoubles(doublesOptions);
@@ -84,7 +93,21 @@ export function useDoubles(options: UseDoublesOptions = {}): () => Doubles {
     live.delete(context.task.id);
     if (doubles === undefined) return;
     await doubles.close();
-    if (checkUnexpectedRequests && context.task.result?.state !== "fail") assertNoUnexpectedRequests(doubles);
+    if (context.task.result?.state === "fail") {
+      const line = failureBundle(doubles, context, bundleDir);
+      const first = context.task.result.errors?.[0];
+      if (line !== undefined && first !== undefined) first.message = `${first.message ?? ""}\n\n${line}`;
+      else if (line !== undefined) process.stderr.write(`${line}\n`);
+      return;
+    }
+    if (!checkUnexpectedRequests) return;
+    try {
+      assertNoUnexpectedRequests(doubles);
+    } catch (error) {
+      const written = failureBundle(doubles, context, bundleDir);
+      if (written !== undefined && error instanceof Error) error.message += `\n\n${written}`;
+      throw error;
+    }
   });
   return () => {
     const [only, ...others] = live.values();
@@ -94,6 +117,40 @@ export function useDoubles(options: UseDoublesOptions = {}): () => Doubles {
     }
     return only;
   };
+}
+
+/** The default directory of failing tests' bundles (relative to the working directory). */
+export const DEFAULT_BUNDLE_DIR = ".infra-doubles/bundles";
+
+/**
+ * Writes the failing test's bundle.
+ * @returns the line naming it (or saying why none was written), or undefined with `bundleDir: false`.
+ */
+function failureBundle(doubles: Doubles, context: TestContext, bundleDir: string | false | undefined): string | undefined {
+  if (bundleDir === false) return undefined;
+  const dir = bundleDir ?? (process.env.INFRA_DOUBLES_BUNDLE_DIR || DEFAULT_BUNDLE_DIR);
+  const task = context.task;
+  // The file as vitest names it: relative to the project's root.
+  const file = task.file.name;
+  const names: string[] = [];
+  for (let suite: { name: string; suite?: unknown } | undefined = task; suite !== undefined && suite !== task.file; suite = suite.suite as typeof suite) {
+    if (suite.name !== "") names.unshift(suite.name);
+  }
+  const name = names.join(" > ");
+  const errors = (task.result?.errors ?? []).map((e) => String(e.message ?? "")).slice(0, 5);
+  let line: string;
+  try {
+    const path = doubles.bundle(`${dir.replace(/[/\\]+$/, "")}/${safeName(file.replace(/\.[cm]?[jt]sx?$/, ""))}-${safeName(name)}.json`, { file, name, errors });
+    line = `infra-doubles: replay bundle written to ${path}\n  replay it: npx infra-doubles replay ${path}`;
+  } catch (error) {
+    line = `infra-doubles: no replay bundle: ${(error as Error).message}`;
+  }
+  return line;
+}
+
+/** A file-name piece: letters, digits, `.`, `_` and `-` kept, runs of anything else as one `_`, at most 100 characters. */
+function safeName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[_.]+|_+$/g, "").slice(0, 100) || "test";
 }
 
 // The journal matchers, whole (the main entry exports the same module).

@@ -39,6 +39,17 @@ describe("infra-doubles command-line parsing", () => {
     expect(parseCommand(["serve", "--clock", "system", "--start", "2030-05-01T00:00:00Z"])).toMatchObject({ command: "usage", problem: expect.stringMatching(/--start needs --clock manual or advanceable/) });
     expect(parseCommand(["serve", "--start", "2030-05-01"])).toMatchObject({ command: "usage", problem: expect.stringMatching(/RFC 3339/) });
     expect(parseCommand(["run", "world.yaml", "--seed", "4"])).toEqual({ command: "run", file: "world.yaml", seed: 4 });
+    expect(parseCommand(["replay", "b.json"])).toEqual({ command: "replay", file: "b.json", port: 8080, host: "127.0.0.1", json: false, allowedHosts: [] });
+    expect(parseCommand(["replay", "b.json", "--until", "4", "--port", "0", "--json", "--diff", "2"])).toEqual({
+      command: "replay",
+      file: "b.json",
+      until: 4,
+      diff: 2,
+      port: 0,
+      host: "127.0.0.1",
+      json: true,
+      allowedHosts: [],
+    });
   });
 
   it("asks for the usage text on --help, unknown flags, unknown commands and bad values", () => {
@@ -56,6 +67,13 @@ describe("infra-doubles command-line parsing", () => {
       [["serve", "--host", ""], /--host must not be empty/],
       [["serve", "--seed="], /--seed must not be empty/],
       [["serve", "--json=yes"], /json/],
+      [["replay"], /replay needs a bundle/],
+      [["replay", "b.json", "--until", "0"], /--until must be a request number from 1/],
+      [["replay", "b.json", "--diff", "x"], /--diff must be a request number/],
+      [["replay", "b.json", "--port", "0"], /--port serves the world of --until N: give --until/],
+      [["replay", "b.json", "--seed", "2"], /--seed is not an option of replay/],
+      [["serve", "--until", "3"], /--until is an option of replay, not serve/],
+      [["run", "w.yaml", "--diff", "3"], /--diff is an option of replay, not run/],
     ];
     for (const [argv, problem] of problems) {
       const parsed = parseCommand(argv);

@@ -78,6 +78,9 @@ function bucketOf(checked: CheckedFault): string {
   return "service";
 }
 
+/** A change to the faults, as {@link FaultSet} reports it to its `changed` listener. */
+export type FaultChange = { readonly kind: "fault.add"; readonly definition: FaultDefinition } | { readonly kind: "fault.remove"; readonly id: string } | { readonly kind: "fault.clear" };
+
 /** The faults of one service, by bucket; each bucket in the order its faults apply. */
 type ServiceIndex = Map<string, LiveFault[]>;
 
@@ -108,6 +111,8 @@ export class FaultSet implements FaultSource {
   constructor(
     private readonly sim: Simulator,
     private readonly targets: () => readonly FaultTarget[],
+    /** Told of every fault added, removed or cleared (the replay-bundle recorder). */
+    private readonly changed?: (change: FaultChange) => void,
   ) {
     this.random = new IdSource(`${String(sim.seed)}/faults`);
   }
@@ -133,6 +138,7 @@ export class FaultSet implements FaultSource {
     if (definition.id === undefined) this.nextId++;
     const live: LiveFault = { checked, order: this.nextOrder++, seen: 0, applied: 0 };
     this.push(live);
+    this.changed?.({ kind: "fault.add", definition });
     return {
       id: checked.id,
       get applied() {
@@ -180,6 +186,7 @@ export class FaultSet implements FaultSource {
     bucket.splice(bucket.indexOf(live), 1);
     if (bucket.length === 0) service?.delete(key);
     if (service?.size === 0) this.index.delete(live.checked.target.key);
+    this.changed?.({ kind: "fault.remove", id });
     return true;
   }
 
@@ -188,6 +195,7 @@ export class FaultSet implements FaultSource {
     this.faults.length = 0;
     this.index.clear();
     this.nextId = 1;
+    this.changed?.({ kind: "fault.clear" });
   }
 
   /**

@@ -162,6 +162,10 @@ export function parseStateText(text: string): unknown {
  * importState(doubles, parseStateText(readFileSync("world.json", "utf8")));
  */
 export function importState(doubles: DoublesCore, document: unknown): void {
+  doubles.recordedStateLoad(document, () => loadState(doubles, document));
+}
+
+function loadState(doubles: DoublesCore, document: unknown): void {
   const current = migrateStateDocument(document);
   checkStateSchema(current);
   const doc = current as unknown as StateDocument;
