@@ -55,6 +55,7 @@ export {
 export { COVERAGE_DIR_ENV } from "./scenarios/coverage/sink.js";
 // The journal matchers, whole (the vitest entry exports the same module).
 export * from "./scenarios/journal-matchers.js";
+export * from "./scenarios/temporal-matchers.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
 export * from "./scenarios/document/index.js";
 export * from "./scenarios/access-control/index.js";
