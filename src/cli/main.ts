@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
 import { parseCommand, USAGE } from "./args.js";
 import { runScenarioFile } from "./run.js";
+import { runSoak } from "./soak.js";
 import { Worlds, worldDefaults } from "./worlds.js";
 import { devServerBanner, devServerJson, devServerWarning, startDevServer, type DevServerOptions } from "./serve.js";
 
@@ -29,7 +30,9 @@ export const EXIT_USAGE = 2;
  * @param extra - for tests: the services or doubles to serve instead of the registered ones.
  * @returns the exit code: 0 after a clean stop on SIGINT/SIGTERM, 1 when the server cannot start,
  *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr); for `run`: 0 when
- *   every expect step passed, 1 when one failed, 2 for an invalid document.
+ *   every expect step passed, 1 when one failed, 2 for an invalid document; for `soak`: 0 when the
+ *   simulated period passed with every contract kept, 1 at the first broken one, 3 when the
+ *   client ended first.
  * @example
  * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signals: process });
  */
@@ -43,6 +46,9 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     io.stderr.write(`infra-doubles: ${command.problem}\n\n`);
     io.stderr.write(USAGE);
     return EXIT_USAGE;
+  }
+  if (command.command === "soak") {
+    return (await runSoak(command, io)).exitCode;
   }
   if (command.command === "run") {
     return runScenarioFile(command.file, { seed: command.seed, ...(command.start === undefined ? {} : { start: command.start }) }, io.stdout, io.stderr);
