@@ -85,7 +85,9 @@ function wallNow(): number {
  */
 export async function runSoak(command: SoakCommand, io: SoakIo): Promise<SoakResult> {
   const wallStart = wallNow();
-  const clock = new AdvanceableClock(new ScaledClock(command.speed), command.start);
+  // Time stands still at --start while the world is built and the server starts, then runs.
+  const scaled = new ScaledClock(command.speed, { paused: true });
+  const clock = new AdvanceableClock(scaled, command.start);
   const doubles = createDoubles({ clock, seed: command.seed });
   const contracts: Contract[] = command.contracts.map(createContract);
   let checked = 0;
@@ -118,6 +120,7 @@ export async function runSoak(command: SoakCommand, io: SoakIo): Promise<SoakRes
     }
   };
   const dev = await startDevServer({ doubles, port: command.port, seed: command.seed });
+  scaled.run();
   const startedAt = clock.now();
   const endAt = startedAt + command.forMs;
   const cancelEnd = clock.wakeAt(endAt, () => finish(0));

@@ -283,19 +283,32 @@ export class AdvanceableClock implements Clock {
 export class ScaledClock implements Clock {
   private readonly system = new SystemClock();
   private readonly origin: number;
+  /** Wall time it started running (undefined: still paused). */
+  private running: number | undefined;
   /**
    * @param speed - simulated ms per wall ms (at least 1).
+   * @param options.paused - stand still until {@link ScaledClock.run} (soak builds its world at
+   *   the start time, then lets time run when the client starts).
    * @throws {UsageError} for a speed below 1 or not finite.
    */
-  constructor(readonly speed: number) {
+  constructor(
+    readonly speed: number,
+    options: { readonly paused?: boolean } = {},
+  ) {
     if (!(Number.isFinite(speed) && speed >= 1)) throw new UsageError(`clock speed must be a number of at least 1, not ${String(speed)}`);
     this.origin = this.system.now();
+    if (options.paused !== true) this.running = this.origin;
+  }
+  /** Lets a paused clock run (from the time it stood at). */
+  run(): void {
+    this.running ??= this.system.now();
   }
   now(): number {
-    return this.origin + Math.floor((this.system.now() - this.origin) * this.speed);
+    return this.running === undefined ? this.origin : this.origin + Math.floor((this.system.now() - this.running) * this.speed);
   }
   wakeAt(at: number, callback: () => void): () => void {
-    return realTimer(Math.ceil((at - this.now()) / this.speed), callback);
+    // Paused: look again in a second (nothing is due while time stands still).
+    return realTimer(this.running === undefined ? 1000 : Math.ceil((at - this.now()) / this.speed), callback);
   }
 }
 
