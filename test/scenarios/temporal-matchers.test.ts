@@ -6,7 +6,7 @@
  */
 import { expect, it } from "vitest";
 import { createDoubles } from "../../src/index.js";
-import { installCloudDefaults } from "../../src/scenarios/secrets/index.js";
+import { installCloudDefaults, sshScenario } from "../../src/scenarios/secrets/index.js";
 import "../../src/scenarios/vitest-entry.js";
 import { parseContract } from "../../src/scenarios/temporal-matchers.js";
 import { describeEachTransport } from "../support/transports.js";
@@ -39,7 +39,7 @@ describeEachTransport("temporal matchers", (t) => {
     expect((await call("POST", "/sys/mounts/cloud/tune", { default_lease_ttl: "1h", max_lease_ttl: "768h" })).status).toBe(204);
     const lease = async () => (await call("GET", "/cloud/creds/deploy")).body?.lease_id ?? "";
     const token = async (ttl = "1h") => (await call("POST", "/auth/token/create", { ttl })).body?.auth?.client_token ?? "";
-    return { doubles, call, lease, token };
+    return { doubles, call, lease, token, acl: started.base("accessControl") };
   };
 
   it("toRenewBefore('lease', 2/3): renewals within 2/3 of the TTL pass; one at 50 min of 1 h fails, naming it with its times", async () => {
@@ -102,6 +102,42 @@ describeEachTransport("temporal matchers", (t) => {
     doubles.advance("5s");
     await call("GET", "/auth/token/lookup-self", undefined, revoked);
     expect(failure(() => expect(doubles).toNeverUseExpired())).toMatch(/was sent 5s after it was revoked/);
+  });
+
+  it("toNeverUseExpired: an access-control token with ExpirationTTL, used after its ExpirationTime or its deletion, fails", async () => {
+    const { doubles, acl } = await start();
+    const bootstrap = doubles.accessControl.bootstrapToken.secretId;
+    const create = async () => {
+      const response = await fetch(`${acl}/acl/token`, { method: "PUT", headers: { "X-Acl-Token": bootstrap, "content-type": "application/json" }, body: JSON.stringify({ ExpirationTTL: "10m" }) });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { SecretID: string; AccessorID: string };
+    };
+    const self = async (secret: string) => (await fetch(`${acl}/acl/token/self`, { headers: { "X-Acl-Token": secret } })).status;
+    const token = await create();
+    doubles.advance("9m");
+    expect(await self(token.SecretID)).toBe(200);
+    expect(doubles).toNeverUseExpired();
+    doubles.advance("2m");
+    await self(token.SecretID);
+    expect(failure(() => expect(doubles).toNeverUseExpired())).toMatch(new RegExp(`ACL token ${token.AccessorID} was sent 1m after it expired \\(at 2024-01-01T00:10:00\\.000Z, 10m after it was issued\\)\\n {2}#\\d+ \\S+ \\(\\+0ms\\) PUT /acl/token -> 200`));
+
+    doubles.journal.clear();
+    const deleted = await create();
+    expect((await fetch(`${acl}/acl/token/${deleted.AccessorID}`, { method: "DELETE", headers: { "X-Acl-Token": bootstrap } })).status).toBe(200);
+    doubles.advance("1s");
+    expect(await self(deleted.SecretID)).toBe(403);
+    expect(failure(() => expect(doubles).toNeverUseExpired())).toMatch(new RegExp(`ACL token ${deleted.AccessorID} was sent 1s after it was revoked`));
+  });
+
+  it("toNeverUseExpired: an OTP verified twice fails the second time", async () => {
+    const { doubles, call } = await start();
+    sshScenario(doubles.secrets, "ssh").addOtpRole("otp-role", { cidrList: "10.0.0.0/8" });
+    const otp = (await call("POST", "/ssh/creds/otp-role", { ip: "10.0.0.5" })).body as unknown as { data: { key: string } };
+    expect((await call("POST", "/ssh/verify", { otp: otp.data.key })).status).toBe(200);
+    expect(doubles).toNeverUseExpired();
+    doubles.advance("3s");
+    expect((await call("POST", "/ssh/verify", { otp: otp.data.key })).status).toBe(400);
+    expect(failure(() => expect(doubles).toNeverUseExpired())).toMatch(/OTP \S+ was sent 3s after it was used \(at 2024-01-01T00:00:00\.000Z\)\n {2}#\d+ \S+ \(\+0ms\) POST \/ssh\/verify -> 200\n {2}#\d+ \S+ \(\+3s\) POST \/ssh\/verify -> 400/);
   });
 
   it("toHonorRetryAfter: a retry after the Retry-After passes, one before it fails", async () => {
