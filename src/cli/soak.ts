@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createContract, formatViolation, humanDuration, type Contract, type Violation } from "../scenarios/temporal-matchers.js";
 import { createDoubles } from "../scenarios/doubles.js";
 import type { JournalEntry, JournalRecord } from "../interceptors/journal.js";
-import { AdvanceableClock, ScaledClock } from "../simulator/kernel/clock.js";
+import { AdvanceableClock, ScaledClock, SystemClock } from "../simulator/kernel/clock.js";
 import { isoMillis } from "../simulator/kernel/time.js";
 import { startDevServer, type DevServer } from "./serve.js";
 import type { SoakCommand } from "./soak-args.js";
@@ -70,9 +70,10 @@ export interface SoakResult {
   readonly wallMs: number;
 }
 
-/** Wall time for the report (the CLI's own measure, not the simulator's). */
+/** Wall time for the report (the CLI's own measure, not the simulator's), ms. */
+const wallClock = new SystemClock();
 function wallNow(): number {
-  return performance.now();
+  return wallClock.now();
 }
 
 /**
@@ -172,7 +173,8 @@ async function stop(child: ChildProcess, gone: () => boolean): Promise<void> {
   if (gone() || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
+  // Wall time, through the clocks' own timer (the library's one place for timers).
+  const cancel = wallClock.wakeAt(wallClock.now() + 2000, () => child.kill("SIGKILL"));
   await exited;
-  clearTimeout(timer);
+  cancel();
 }
