@@ -86,7 +86,8 @@ function wallNow(): number {
  */
 export async function runSoak(command: SoakCommand, io: SoakIo): Promise<SoakResult> {
   const wallStart = wallNow();
-  // Time stands still at --start while the world is built and the server starts, then runs.
+  // Time stands still at --start while the world is built, the server starts and the client
+  // starts up (a Node start is half a simulated hour at 10000x), then runs from its first request.
   const scaled = new ScaledClock(command.speed, { paused: true });
   const clock = new AdvanceableClock(scaled, command.start);
   const doubles = createDoubles({ clock, seed: command.seed });
@@ -106,6 +107,7 @@ export async function runSoak(command: SoakCommand, io: SoakIo): Promise<SoakRes
   let seen = 0;
   journal.record = (entry: JournalRecord): void => {
     record(entry);
+    scaled.run(); // time starts with the client's first request (answered at --start)
     const last: JournalEntry | undefined = journal.size === 0 ? undefined : journal.last();
     if (last === undefined || last.seq === seen) return;
     seen = last.seq;
@@ -121,10 +123,16 @@ export async function runSoak(command: SoakCommand, io: SoakIo): Promise<SoakRes
     }
   };
   const dev = await startDevServer({ doubles, port: command.port, seed: command.seed });
-  scaled.run();
   const startedAt = clock.now();
+  // A client that sends nothing for 5 s of wall time still gets its period run out.
+  const cancelRun = wallClock.wakeAt(wallClock.now() + 5000, () => scaled.run());
   const endAt = startedAt + command.forMs;
-  const cancelEnd = clock.wakeAt(endAt, () => finish(0));
+  // A wake-up is a hint (a paused clock wakes every second): look at the time, sleep again if early.
+  let cancelEnd = (): void => undefined;
+  const armEnd = (): void => {
+    cancelEnd = clock.wakeAt(endAt, () => (clock.now() >= endAt ? finish(0) : armEnd()));
+  };
+  armEnd();
   const env = serverEnvironment(dev, { speed: command.speed, start: startedAt });
   io.stderr.write(
     `infra-doubles soak: ${humanDuration(command.forMs)} simulated at ${command.speed}x (about ${(command.forMs / command.speed / 1000).toFixed(1)} s wall) from ${isoMillis(startedAt)}; ` +
@@ -146,6 +154,7 @@ export async function runSoak(command: SoakCommand, io: SoakIo): Promise<SoakRes
   });
   const exitCode = await done;
   cancelEnd();
+  cancelRun();
   const simulatedAt = clock.now();
   await stop(child, () => exited !== undefined);
   await dev.close();
