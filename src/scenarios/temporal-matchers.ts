@@ -323,15 +323,18 @@ class RenewBefore implements Contract {
           entries: [target.source, entry],
         });
       }
-    } else if (this.kind === "token" && entry.service === "secrets") {
-      // A token used after it expired while the code kept it (it renewed it before).
-      const used = table.get(secretsTokenOf(entry) ?? "");
-      if (used !== undefined && used.renewed && used.ended === undefined && used.ttlMs > 0 && at > expiresAt(used) && used.reported !== true) {
+    } else if (this.kind === "token") {
+      // A token used after it expired while the code kept it: a secrets token it renewed before,
+      // or an access-control token with an ExpirationTime (they cannot be renewed: the code
+      // should have replaced it).
+      const used = table.get(presentedToken(entry) ?? "");
+      const acl = used?.label.startsWith("ACL") === true;
+      if (used !== undefined && (used.renewed || acl) && used.ended === undefined && used.ttlMs > 0 && at > expiresAt(used) && used.reported !== true) {
         used.reported = true;
         violations.push({
           contract: this.name,
           at,
-          rule: `${used.label} expired at ${isoMillis(expiresAt(used))} without being renewed, and was still used ${humanDuration(at - expiresAt(used))} later`,
+          rule: `${used.label} expired at ${isoMillis(expiresAt(used))} without being ${acl ? "replaced" : "renewed"}, and was still used ${humanDuration(at - expiresAt(used))} later`,
           entries: [used.source, entry],
         });
       }
@@ -562,7 +565,8 @@ export interface TemporalMatchers<R = unknown> {
   /**
    * Every lease (`"lease"`) or secrets token (`"token"`) the code renewed was renewed before
    * `fraction` of its TTL had elapsed since its issue or last renewal, and none expired while the
-   * code kept using it (a renewal or lookup after its expiry; a renewed token sent after it).
+   * code kept using it (a renewal or lookup after its expiry; a renewed token, or an access-control
+   * token with an `ExpirationTime`, sent after it).
    * @example expect(doubles).toRenewBefore("lease", 2 / 3);
    */
   toRenewBefore(kind: RenewKind, fraction: number): R;

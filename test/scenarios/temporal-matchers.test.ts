@@ -121,6 +121,9 @@ describeEachTransport("temporal matchers", (t) => {
     await self(token.SecretID);
     expect(failure(() => expect(doubles).toNeverUseExpired())).toMatch(new RegExp(`ACL token ${token.AccessorID} was sent 1m after it expired \\(at 2024-01-01T00:10:00\\.000Z, 10m after it was issued\\)\\n {2}#\\d+ \\S+ \\(\\+0ms\\) PUT /acl/token -> 200`));
 
+    // toRenewBefore("token") judges it too: an access-control token cannot be renewed, so it was not replaced in time.
+    expect(failure(() => expect(doubles).toRenewBefore("token", 2 / 3))).toContain(`ACL token ${token.AccessorID} expired at 2024-01-01T00:10:00.000Z without being replaced, and was still used 1m later`);
+
     doubles.journal.clear();
     const deleted = await create();
     expect((await fetch(`${acl}/acl/token/${deleted.AccessorID}`, { method: "DELETE", headers: { "X-Acl-Token": bootstrap } })).status).toBe(200);
