@@ -5,7 +5,7 @@
  * client that ends first is reported as such. The client is the example's `main.ts`, bundled to
  * JavaScript as an application ships it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -68,3 +68,26 @@ it("a client that ends first is reported, exit 3; bad arguments exit 2 with the 
   expect(await runCli(["soak", "--for", "30d", "--contracts", "renew-before=secret:2/3", "--", "true"], io)).toBe(2);
   expect(err).toContain('renew-before takes "lease" or "token"');
 });
+
+it("checks requests as they arrive: a lease issued 1,200 requests before its late renewal (beyond the journal's 1,000) is still judged", async () => {
+  // A client that reads credentials, sends 1,200 health checks, then renews at 9/10 of the TTL.
+  const busy = join(dir, "busy.mjs");
+  writeFileSync(
+    busy,
+    `const base = process.env.VAULT_ADDR + "/v1", token = process.env.VAULT_TOKEN, speed = Number(process.env.INFRA_DOUBLES_SPEED);
+const headers = { "X-Vault-Token": token, "Content-Type": "application/json" };
+await fetch(base + "/sys/mounts/cloud/tune", { method: "POST", headers, body: JSON.stringify({ default_lease_ttl: "1h" }) });
+const issued = performance.now();
+const creds = await (await fetch(base + "/cloud/creds/deploy", { headers })).json();
+for (let i = 0; i < 1200; i++) await (await fetch(base + "/sys/health")).arrayBuffer();
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, (creds.lease_duration * 1000 * 0.9) / speed - (performance.now() - issued))));
+await fetch(base + "/sys/leases/renew", { method: "PUT", headers, body: JSON.stringify({ lease_id: creds.lease_id }) });
+await new Promise((resolve) => setTimeout(resolve, 60_000));
+`,
+  );
+  const { code, out } = await soak(["--for", "30d", "--speed", "1000", "--contracts", "renew-before=lease:2/3"], "", [process.execPath, busy]);
+  expect(code).toBe(1);
+  expect(Number(/(\d+) requests checked/.exec(out)?.[1])).toBe(1203);
+  // The issuing request, #2, had left the 1,000-entry journal by the time of the renewal (#1203).
+  expect(out).toMatch(/renew-before=lease:2\/3: lease cloud\/creds\/deploy\/\S+ (renewed 5\dm\S* into its 1h TTL|expired at )[^\n]*\n {2}#2 \S+ \(\+\S+\) GET \/cloud\/creds\/:name -> 200\n {2}#1203 \S+ \(\+\S+\) PUT \/sys\/leases\/renew -> (200|400)\n$/);
+}, 60_000);
