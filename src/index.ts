@@ -92,6 +92,7 @@ export {
 } from "./scenarios/diagrams/index.js";
 // The journal matchers, whole (the vitest entry exports the same module).
 export * from "./scenarios/journal-matchers.js";
+export * from "./scenarios/temporal-matchers.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
 export * from "./scenarios/document/index.js";
 export * from "./scenarios/state/index.js";

@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { bindsBeyondLoopback } from "../interceptors/control.js";
 import { clockDurationMs } from "../simulator/kernel/clock.js";
+import { parseSoakCommand, type SoakCommand } from "./soak-args.js";
 
 /** Default port of `infra-doubles serve`. */
 export const DEFAULT_PORT = 8080;
@@ -26,6 +27,8 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
        infra-doubles diagram --list
        infra-doubles replay BUNDLE [--diff N] [--until N [--port 8080] [--host 127.0.0.1] [--json]
                           [--allowed-host NAME]... [--control-token TOKEN]]
+       infra-doubles soak --for DURATION [--speed 10000] [--contracts LIST] [--seed N] [--start TIME]
+                          [--port N] -- COMMAND [ARG]...
 
 serve: starts a local server with every simulated service on one origin (or, with --split, each
 service on its own port), on the embedded default scenario (organizations, tokens, mounts ready to
@@ -48,6 +51,14 @@ differs, 2 for a bundle that cannot be read.
       --until N    stop before request N and serve the world as it was then (serve's --port,
                    --host, --json, --allowed-host, --control-token), until Ctrl+C
       --diff N     print the state change request N made (JSON pointers, old -> new)
+soak: serves the default world on a clock compressed --speed times (default 10000: 30 simulated
+days in 259 s), runs COMMAND with the server in its environment (VAULT_ADDR, VAULT_TOKEN,
+CONSUL_HTTP_ADDR, CONSUL_HTTP_TOKEN, TFE_ADDRESS, TFE_TOKEN, INFRA_DOUBLES_URL, and
+INFRA_DOUBLES_SPEED to divide its waits by), and checks temporal contracts on every request:
+renew-before=lease:2/3, renew-before=token:2/3, never-use-expired, honor-retry-after (the
+default), back-off=FACTOR, poll-no-faster-than=DURATION (comma-separated). Exit status 1 at the
+first broken contract (its simulated time and requests printed), 0 when --for of simulated time
+passed, 3 when COMMAND ended first; COMMAND is stopped either way.
 
 Options:
   -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port); with --split the
@@ -209,7 +220,12 @@ export interface UsageRequest {
  * @returns the command, or a {@link UsageRequest} for `--help`, unknown flags and bad values.
  * @example parseCommand(["serve", "--port", "0", "--json"]) // { command: "serve", port: 0, host: "127.0.0.1", seed: 1, json: true, allowedHosts: [] }
  */
-export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | DiagramCommand | ReplayCommand | UsageRequest {
+export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | DiagramCommand | ReplayCommand | SoakCommand | UsageRequest {
+  if (argv[0] === "soak") {
+    const own = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+    if (own.includes("--help") || own.includes("-h")) return { command: "usage", problem: undefined };
+    return parseSoakCommand(argv.slice(1));
+  }
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

@@ -9,6 +9,7 @@ import { parseCommand, USAGE } from "./args.js";
 import { runDiagram } from "./diagram.js";
 import { runReplay } from "./replay.js";
 import { runScenarioFile } from "./run.js";
+import { runSoak } from "./soak.js";
 import { Worlds, worldDefaults } from "./worlds.js";
 import { devServerBanner, devServerJson, devServerWarning, startDevServer, type DevServerOptions } from "./serve.js";
 
@@ -34,7 +35,9 @@ export const EXIT_USAGE = 2;
  *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr); for `run`: 0 when
  *   every expect step passed, 1 when one failed, 2 for an invalid document; for `diagram`: 0, or 2
  *   for an unknown table or an unreadable `--coverage` file; for `replay`: 0 when every answer is
- *   identical, 1 when one differs, 2 for an unreadable bundle.
+ *   identical, 1 when one differs, 2 for an unreadable bundle; for `soak`: 0 when
+ *   the simulated period passed with every contract kept, 1 at the first broken one, 3 when the
+ *   client ended first.
  * @example
  * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signals: process });
  */
@@ -50,6 +53,9 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     return EXIT_USAGE;
   }
   if (command.command === "diagram") return runDiagram(command, io.stdout, io.stderr);
+  if (command.command === "soak") {
+    return (await runSoak(command, io)).exitCode;
+  }
   if (command.command === "run") {
     return runScenarioFile(command.file, { seed: command.seed, ...(command.start === undefined ? {} : { start: command.start }) }, io.stdout, io.stderr);
   }

@@ -21,12 +21,14 @@ import type { UnhandledRequestStrategy } from "../interceptors/transports/unhand
 import { UsageError } from "../simulator/kernel/errors.js";
 import { createDoubles, type Doubles, type DoublesOptions } from "./doubles.js";
 import { assertNoUnexpectedRequests, journalMatchers, type JournalMatchers } from "./journal-matchers.js";
+import { temporalMatchers, type TemporalMatchers } from "./temporal-matchers.js";
 
 expect.extend(journalMatchers);
+expect.extend(temporalMatchers);
 
 declare module "vitest" {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
-  interface Matchers<T = any> extends JournalMatchers<T> {}
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  interface Matchers<T = any> extends JournalMatchers<T>, TemporalMatchers<T> {}
   interface TestContext {
     /** The test's own doubles, when the file calls `useDoubles()`. */
     doubles: Doubles;
@@ -155,3 +157,4 @@ function safeName(text: string): string {
 
 // The journal matchers, whole (the main entry exports the same module).
 export * from "./journal-matchers.js";
+export * from "./temporal-matchers.js";

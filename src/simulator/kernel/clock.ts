@@ -7,6 +7,7 @@
  * - {@link GlobalDateClock}: reads `Date.now()` on every call, so `vi.useFakeTimers()` and
  *   `vi.setSystemTime()` drive the simulator.
  * - {@link AdvanceableClock}: another clock plus an offset that only grows (the dev server's clock).
+ * - {@link ScaledClock}: real time compressed, `speed` times faster (the base of `soak`'s clock).
  *
  * Clock time is a whole number of milliseconds within the range a `Date` can hold
  * (±8.64e15 ms): sub-millisecond parts of a move are dropped, and a move past the range is refused.
@@ -267,6 +268,47 @@ export class AdvanceableClock implements Clock {
   wakeAt(at: number, callback: () => void): () => void {
     if (this.base.wakeAt) return this.base.wakeAt(at - this.offset, callback);
     return realTimer(at - this.now(), callback);
+  }
+}
+
+/**
+ * Real time compressed: from its creation it runs `speed` times faster than the wall clock
+ * (`speed` 10000: a simulated day every 8.64 wall seconds). The base of `infra-doubles soak`'s
+ * clock (an {@link AdvanceableClock} over it); blocked reads wake after the wall time that makes
+ * the simulated wait.
+ * @example
+ * const clock = new AdvanceableClock(new ScaledClock(10_000), "2024-01-01T00:00:00Z");
+ * // one wall second later, clock.now() reads 2024-01-01T02:46:40Z
+ */
+export class ScaledClock implements Clock {
+  private readonly system = new SystemClock();
+  private readonly origin: number;
+  /** Wall time it started running (undefined: still paused). */
+  private running: number | undefined;
+  /**
+   * @param speed - simulated ms per wall ms (at least 1).
+   * @param options.paused - stand still until {@link ScaledClock.run} (soak builds its world at
+   *   the start time, then lets time run when the client starts).
+   * @throws {UsageError} for a speed below 1 or not finite.
+   */
+  constructor(
+    readonly speed: number,
+    options: { readonly paused?: boolean } = {},
+  ) {
+    if (!(Number.isFinite(speed) && speed >= 1)) throw new UsageError(`clock speed must be a number of at least 1, not ${String(speed)}`);
+    this.origin = this.system.now();
+    if (options.paused !== true) this.running = this.origin;
+  }
+  /** Lets a paused clock run (from the time it stood at). */
+  run(): void {
+    this.running ??= this.system.now();
+  }
+  now(): number {
+    return this.running === undefined ? this.origin : this.origin + Math.floor((this.system.now() - this.running) * this.speed);
+  }
+  wakeAt(at: number, callback: () => void): () => void {
+    // Paused: look again in a second (nothing is due while time stands still).
+    return realTimer(this.running === undefined ? 1000 : Math.ceil((at - this.now()) / this.speed), callback);
   }
 }
 
