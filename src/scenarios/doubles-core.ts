@@ -956,14 +956,20 @@ export class DoublesCore {
    * @internal
    */
   recordedStateLoad<T>(document: unknown, load: () => T): T {
-    if (this.recorder.enabled) this.recorder.control({ kind: "state", at: this.recorder.time(), document: encodeValue(document, "state", []) });
-    return this.recorder.quietly(load);
+    // Recorded once it succeeded: a refused document changed nothing (nor does its replay).
+    const at = this.recorder.time();
+    const result = this.recorder.quietly(load);
+    if (this.recorder.enabled) this.recorder.control({ kind: "state", at, document: encodeValue(document, "state", []) });
+    return result;
   }
 
   /** Runs `run` as one recorded control action (a document load), its inner calls unrecorded. */
   protected recordedAction<T>(event: { readonly kind: "load"; readonly document: unknown }, run: () => T): T {
-    this.recorder.control({ kind: "load", at: this.recorder.time(), document: encodeValue(event.document, "load", []) });
-    return this.recorder.quietly(run);
+    // Recorded once it succeeded: a refused document (invalid, cyclic, too deep) loaded nothing.
+    const at = this.recorder.time();
+    const result = this.recorder.quietly(run);
+    if (this.recorder.enabled) this.recorder.control({ kind: "load", at, document: encodeValue(event.document, "load", []) });
+    return result;
   }
 
   /** The HTTP services of the plugins (for contract tests). */

@@ -188,6 +188,13 @@ function own(bytes: Uint8Array): Uint8Array {
  * @example encodeValue(new Uint8Array([1, 2]), "arg", []) // { $bytes: "AQI=" }
  */
 export function encodeValue(value: unknown, where: string, problems: string[]): EncodedValue {
+  return encodeInner(value, where, problems, new Set(), 0);
+}
+
+/** How deep {@link encodeValue} follows nested values (a scenario document is at most 100 deep). */
+const MAX_ENCODED_DEPTH = 1000;
+
+function encodeInner(value: unknown, where: string, problems: string[], path: Set<object>, depth: number): EncodedValue {
   if (value === undefined) return { $undefined: true };
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isFinite(value) ? value : { $number: String(value) };
@@ -203,14 +210,30 @@ export function encodeValue(value: unknown, where: string, problems: string[]): 
   if (ArrayBuffer.isView(value)) return { $bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") };
   if (value instanceof ArrayBuffer) return { $bytes: Buffer.from(value).toString("base64") };
   if (value instanceof Date) return { $date: Number.isNaN(value.getTime()) ? "invalid" : value.toISOString() };
-  if (value instanceof Map) return { $map: [...value].map(([k, v], i) => [encodeValue(k, `${where}[key ${i}]`, problems), encodeValue(v, `${where}[${i}]`, problems)]) };
-  if (value instanceof Set) return { $set: [...value].map((v, i) => encodeValue(v, `${where}[${i}]`, problems)) };
-  if (Array.isArray(value)) return value.map((v, i) => encodeValue(v, `${where}[${i}]`, problems));
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, { value: encodeValue((value as Record<string, unknown>)[key], `${where}.${key}`, problems), enumerable: true, writable: true, configurable: true });
+  // A value that contains itself, or nests deeper than any document the services accept, is not
+  // followed (it would exhaust the stack): the action is marked as one a replay cannot do again.
+  if (path.has(value)) {
+    problems.push(`${where}: a value that contains itself cannot be recorded`);
+    return { $unrecorded: "cycle" };
   }
-  return Object.keys(out).some((key) => key.startsWith("$")) ? { $object: out } : out;
+  if (depth >= MAX_ENCODED_DEPTH) {
+    problems.push(`${where}: a value nested more than ${MAX_ENCODED_DEPTH} levels deep cannot be recorded`);
+    return { $unrecorded: "too deep" };
+  }
+  path.add(value);
+  try {
+    const inner = (v: unknown, at: string): EncodedValue => encodeInner(v, at, problems, path, depth + 1);
+    if (value instanceof Map) return { $map: [...value].map(([k, v], i) => [inner(k, `${where}[key ${i}]`), inner(v, `${where}[${i}]`)]) };
+    if (value instanceof Set) return { $set: [...value].map((v, i) => inner(v, `${where}[${i}]`)) };
+    if (Array.isArray(value)) return value.map((v, i) => inner(v, `${where}[${i}]`));
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      Object.defineProperty(out, key, { value: inner((value as Record<string, unknown>)[key], `${where}.${key}`), enumerable: true, writable: true, configurable: true });
+    }
+    return Object.keys(out).some((key) => key.startsWith("$")) ? { $object: out } : out;
+  } finally {
+    path.delete(value);
+  }
 }
 
 /**

@@ -21,7 +21,7 @@ import { configurationVersionMachine } from "../../simulator/runs/configuration-
 import { runMachine } from "../../simulator/runs/run-machine.js";
 import type { DoublesCore } from "../doubles-core.js";
 import { refuse } from "./errors.js";
-import type { StateDocument } from "./document.js";
+import type { StateDocument } from "./types.js";
 
 type Path = (string | number)[];
 type Rec = Record<string, unknown>;

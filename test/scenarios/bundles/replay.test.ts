@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { configurationArchive } from "../../../src/index.js";
 import { readBundle, type Bundle, type BundleRequest } from "../../../src/scenarios/bundles/bundle.js";
 import { replayBundle } from "../../../src/scenarios/bundles/replay.js";
+import { encodeValue } from "../../../src/scenarios/bundles/recorder.js";
 import { createDoubles, type Doubles } from "../../../src/scenarios/doubles.js";
 import { exportState, stateText } from "../../../src/scenarios/state/document.js";
 import { describeEachTransport, type StartedTransport } from "../../support/transports.js";
@@ -231,5 +232,23 @@ describe("a bundle of a world a state document was loaded into", () => {
     await result.doubles.close();
     expect(result.mismatch?.report).toBeUndefined();
     expect(result.replayed).toBe(2);
+  });
+});
+
+describe("encodeValue", () => {
+  it("records a value that contains itself, or nests too deep, as unrecorded with a problem (no stack overflow)", () => {
+    const cyclic: Record<string, unknown> = { name: "a" };
+    cyclic.self = cyclic;
+    const problems: string[] = [];
+    expect(encodeValue(cyclic, "arg", problems)).toEqual({ name: "a", self: { $unrecorded: "cycle" } });
+    expect(problems).toEqual(["arg.self: a value that contains itself cannot be recorded"]);
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const deepProblems: string[] = [];
+    expect(() => encodeValue(deep, "arg", deepProblems)).not.toThrow();
+    expect(deepProblems).toHaveLength(1);
+    // The same object twice side by side is no cycle.
+    const shared = { x: 1 };
+    expect(encodeValue([shared, shared], "arg", [])).toEqual([{ x: 1 }, { x: 1 }]);
   });
 });
