@@ -10,7 +10,8 @@
  *   the runs service's engine versions) and no run: the first row reads a stored token
  *   (`GET /v1/auth/token/lookup-self`), the second (the one with the issue's target, <= 1.0x) a
  *   stored run, put in each world by `restore()` of a snapshot taken once for the file (the
- *   restore, a deep copy of the snapshot, is about 75 us of the cycle).
+ *   restore copies a service's state on its first use: the GET copies the runs service's, the
+ *   other two are never copied).
  *
  * The doubles side pays what msw's listening server does not: `close()` leaves nothing patched,
  * so in a process nothing else intercepts in each cycle applies and disposes @mswjs/interceptors'

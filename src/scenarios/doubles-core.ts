@@ -557,7 +557,11 @@ export class DoublesCore {
     return this.sim.advance(by);
   }
 
-  /** A deep copy of every service's state, the schedule and the id source. */
+  /**
+   * A deep copy of every service's state, the schedule and the id source. The services' states in
+   * it are frozen: {@link DoublesCore.restore} copies each when the service is first used.
+   * @example const world = doubles.snapshot(); // then in each test: doubles.restore(world)
+   */
   snapshot(): SimulatorSnapshot {
     return this.sim.snapshot();
   }

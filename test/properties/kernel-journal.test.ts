@@ -29,7 +29,7 @@ type Op =
   | { kind: "move"; path: number[]; key: string; from: number[] }
   | { kind: "wrapNew"; path: number[]; key: string; from: number[] }
   | { kind: "delete"; path: number[] }
-  | { kind: "array"; path: number[]; method: "push" | "pop" | "shift" | "unshift" | "splice" | "reverse" | "sort" | "grow"; value: unknown; n: number }
+  | { kind: "array"; path: number[]; method: "push" | "pop" | "shift" | "unshift" | "splice" | "reverse" | "sort" | "grow" | "truncate" | "fill" | "copyWithin"; value: unknown; n: number }
   | { kind: "assign"; path: number[]; value: Data }
   | { kind: "observe"; path: number[] };
 
@@ -49,7 +49,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
     kind: fc.constant("array" as const),
     path,
-    method: fc.constantFrom("push", "pop", "shift", "unshift", "splice", "reverse", "sort", "grow"),
+    method: fc.constantFrom("push", "pop", "shift", "unshift", "splice", "reverse", "sort", "grow", "truncate", "fill", "copyWithin"),
     value: small,
     n: fc.nat({ max: 5 }),
   }),
@@ -128,6 +128,9 @@ function run(root: Data, ops: Op[]): unknown[] {
         else if (o.method === "splice") items.splice(o.n % (items.length + 1), 2, structuredClone(o.value));
         else if (o.method === "reverse") items.reverse();
         else if (o.method === "sort") items.sort((x, y) => dump(x).localeCompare(dump(y)));
+        else if (o.method === "truncate") items.length = Math.min(items.length, o.n % 3);
+        else if (o.method === "fill") items.fill(structuredClone(o.value), o.n % 3, o.n);
+        else if (o.method === "copyWithin") items.copyWithin(o.n % 3, o.n % 2);
         else items[items.length + o.n] = o.n; // leaves holes
         break;
       }

@@ -65,3 +65,48 @@ export function cloneSharingFrozen<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   return structuredClone(value);
 }
+
+/**
+ * Service states copied by `Simulator.snapshot()` and frozen all through (see {@link cloneSealed}):
+ * nothing can change them, so a simulator may hold one as a service's state-to-be and copy it only
+ * when the service is first used (a lazy `restore`), and a snapshot may hand it out again.
+ */
+const sealed = new WeakSet<object>();
+
+/** Whether `value` is a state {@link cloneSealed} made and froze (nothing in it can change). */
+export function isSealed(value: unknown): boolean {
+  return value !== null && typeof value === "object" && sealed.has(value);
+}
+
+/**
+ * A deep copy of plain data, frozen all through (objects and arrays; byte arrays are shared and
+ * never changed in place, as in {@link clonePlain}), registered as sealed ({@link isSealed}) when
+ * nothing in it escapes freezing: a `Map`, `Set`, `Date` or other object (which `Object.freeze`
+ * does not keep from changing) leaves the copy unsealed, for `restore` to copy at once as before.
+ * A copy of it with {@link clonePlain} is the same data as a `clonePlain` of the original.
+ * @example isSealed(cloneSealed({ runs: {} })) // true
+ */
+export function cloneSealed<T>(value: T): T {
+  const escapes = { found: false };
+  const copy = freezeCopy(value, escapes);
+  if (!escapes.found && copy !== null && typeof copy === "object") sealed.add(copy);
+  return copy;
+}
+
+function freezeCopy<T>(value: T, escapes: { found: boolean }): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = freezeCopy(value[i], escapes);
+    return Object.freeze(out) as T;
+  }
+  if (ArrayBuffer.isView(value)) return value;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype === Object.prototype || prototype === null) {
+    const out: Record<string, unknown> = prototype === null ? Object.create(null) : {};
+    for (const key of Object.keys(value)) setOwn(out, key, freezeCopy((value as Record<string, unknown>)[key], escapes));
+    return Object.freeze(out) as T;
+  }
+  escapes.found = true;
+  return clonePlain(value);
+}

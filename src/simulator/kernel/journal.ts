@@ -152,6 +152,7 @@ export class Journal {
         // `o.__proto__ = x` on a plain object without that own key may change its prototype, as it
         // would without the membrane: record the prototype too.
         if (key === "__proto__" && !Object.prototype.hasOwnProperty.call(target, key)) journal.recordPrototype(target);
+        if (key === "length" && Array.isArray(target)) journal.recordCut(target, value);
         journal.record(target, key);
         const plain = journal.unwrap(value);
         return Reflect.set(target, key, plain);
@@ -163,6 +164,7 @@ export class Journal {
         return Reflect.deleteProperty(target, key);
       },
       defineProperty(target, key, descriptor) {
+        if (key === "length" && Array.isArray(target) && "value" in descriptor) journal.recordCut(target, descriptor.value);
         journal.record(target, key);
         const plain = "value" in descriptor ? { ...descriptor, value: journal.unwrap(descriptor.value) } : descriptor;
         return Reflect.defineProperty(target, key, plain);
@@ -296,6 +298,32 @@ export class Journal {
 
   private recordPrototype(target: object): void {
     if (this.depth > 0) this.entries.push({ target, key: PROTOTYPE, before: { value: Object.getPrototypeOf(target) } });
+  }
+
+  /**
+   * An array's `length` set below its length drops the elements past it without a delete the
+   * membrane would see (the array methods delete them first; `list.length = n` and a
+   * `defineProperty` of `length` do not): record each element about to go, so that a rollback puts
+   * it back (the `length` entry recorded after it restores the length first, newest first).
+   * Elements are looked up by index when fewer than the array's own keys, else among its own keys
+   * (a sparse array of a huge length).
+   */
+  recordCut(target: unknown[], value: unknown): void {
+    if (this.depth === 0) return;
+    const length = Number(value);
+    // An invalid length throws (RangeError) before anything changes: nothing to record.
+    if (!(length >>> 0 === length) || length >= target.length) return;
+    if (target.length - length <= 1024) {
+      for (let i = length; i < target.length; i++) {
+        const before = Object.getOwnPropertyDescriptor(target, i);
+        if (before !== undefined) this.entries.push({ target, key: String(i), before });
+      }
+      return;
+    }
+    for (const key of Object.keys(target)) {
+      const index = Number(key);
+      if (index >= length) this.entries.push({ target, key, before: Object.getOwnPropertyDescriptor(target, key) });
+    }
   }
 
   private record(target: object, key: string | symbol, deleting = false): void {

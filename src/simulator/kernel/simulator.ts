@@ -8,7 +8,7 @@
  * operation touches: its writes are journaled and undone on failure, nothing is copied.
  */
 import { ManualClock, type Clock } from "./clock.js";
-import { clonePlain, cloneSharingFrozen } from "./clone.js";
+import { clonePlain, cloneSealed, cloneSharingFrozen, isSealed } from "./clone.js";
 import { parseDuration, type Duration } from "./duration.js";
 import { UsageError } from "./errors.js";
 import { IdSource, type IdState } from "./ids.js";
@@ -82,7 +82,12 @@ export interface ServiceDefinition<S> {
   readonly cacheInitialState?: boolean;
 }
 
-/** The whole simulator state, as returned by {@link Simulator.snapshot}. Opaque; plain data. */
+/**
+ * The whole simulator state, as returned by {@link Simulator.snapshot}. Opaque; plain data. Each
+ * service's state in it is frozen all through (a snapshot cannot be changed, so restoring it can
+ * wait to copy a service's state until the service is used); a snapshot built some other way (read
+ * from JSON, say) may be restored too, and is copied at once.
+ */
 export interface SimulatorSnapshot {
   readonly services: Readonly<Record<string, unknown>>;
   readonly schedule: SchedulerState;
@@ -142,8 +147,11 @@ export class Simulator {
   private readonly definitions = new Map<string, ServiceDefinition<unknown>>();
   private states = new Map<string, unknown>();
   /**
-   * Services whose state is still their cached initial state (see
-   * {@link ServiceDefinition.cacheInitialState}): copied into `states` on first use, never changed.
+   * Services whose state is still one nothing changes: their cached initial state (see
+   * {@link ServiceDefinition.cacheInitialState}), or a snapshot's sealed state (see `cloneSealed`)
+   * after a `restore` or `reset`. Copied into `states` on first use (a cached state with
+   * `cloneSharingFrozen`, as a build shares frozen values; a sealed one with `clonePlain`), never
+   * changed.
    */
   private bases = new Map<string, unknown>();
   private readonly schedule = new Schedule();
@@ -164,6 +172,8 @@ export class Simulator {
   /** Events traced inside the open transaction(s), delivered when the outermost one commits. */
   private traceBuffer: [string, TraceEvent][] = [];
   private readonly initial: SimulatorSnapshot;
+  /** Whether `initial.services` are the cached initial states themselves (every service caches it). */
+  private readonly initialCached: boolean;
 
   constructor(options: SimulatorOptions) {
     this.clock = options.clock ?? new ManualClock();
@@ -186,11 +196,13 @@ export class Simulator {
         this.states.set(definition.name, definition.initialState({ now: this.lastNow, ids: this.ids }));
       }
     }
-    // With every state a cached one, the reset point is the bases themselves (never changed:
-    // `restore` copies what it is given); otherwise a copy, as a build's state is changed in place.
+    // With every state a cached one, the reset point is the bases themselves (never changed: a
+    // reset makes them the bases again, copied on first use as after construction); otherwise a
+    // snapshot, whose states are sealed.
     this.initial = cached
       ? { services: initialStates, schedule: this.schedule.save(), ids: this.ids.save(), blobs: {}, lastNow: this.lastNow, blobSeq: this.blobSeq }
       : this.snapshot();
+    this.initialCached = cached;
     // A clock shared by many simulators (one per test) must not keep the old ones alive: the
     // listener holds the simulator weakly and removes itself once the simulator is gone.
     const self = new WeakRef(this);
@@ -359,21 +371,28 @@ export class Simulator {
   }
 
   /**
-   * A deep copy of the whole state: services, schedule, id source, stored bytes. Copied with
-   * `clonePlain`, which keeps the null prototype of stored collections (see `dict.ts`); stored
-   * bytes are shared, never changed in place.
+   * A deep copy of the whole state: services, schedule, id source, stored bytes. Each service's
+   * state is copied frozen all through (`cloneSealed`; a service not used since a `restore` hands
+   * out the sealed state it was restored from, which nothing can change), keeping the null
+   * prototype of stored collections (see `dict.ts`); stored bytes are shared, never changed in
+   * place.
    */
   snapshot(): SimulatorSnapshot {
     const services: Record<string, unknown> = {};
-    for (const name of this.definitions.keys()) services[name] = this.states.get(name) ?? this.bases.get(name);
-    return clonePlain({
+    for (const name of this.definitions.keys()) {
+      const state = this.states.get(name);
+      if (state !== undefined) services[name] = cloneSealed(state);
+      else {
+        const base = this.bases.get(name);
+        services[name] = isSealed(base) ? base : cloneSealed(base);
+      }
+    }
+    return {
       services,
-      schedule: this.schedule.save(),
-      ids: this.ids.save(),
-      blobs: Object.fromEntries(this.blobs),
+      ...clonePlain({ schedule: this.schedule.save(), ids: this.ids.save(), blobs: Object.fromEntries(this.blobs) }),
       lastNow: this.lastNow,
       blobSeq: this.blobSeq,
-    });
+    };
   }
 
   /**
@@ -382,7 +401,9 @@ export class Simulator {
    * between fire on the next catch-up, at the current time). With `rewind` and a clock that can
    * be set back (`ManualClock`, `AdvanceableClock`), the clock goes back to the snapshot's time
    * too, so the moves the snapshot had scheduled fire at their own times again (what a reset of
-   * the doubles does). Blocked reads are released to look again.
+   * the doubles does). Blocked reads are released to look again. A service's state is copied from
+   * the snapshot when the service is first used (a snapshot's states are frozen: see
+   * {@link SimulatorSnapshot}); one from elsewhere is copied at once.
    * @param options.rewind - set the clock back to the snapshot's time when it can (default false).
    * @throws {UsageError} when the snapshot comes from a simulator with other services.
    */
@@ -393,9 +414,26 @@ export class Simulator {
         `this snapshot holds the services ${JSON.stringify(names)}, but this simulator runs ${JSON.stringify(this.services)}: restore a snapshot taken from a simulator with the same services`,
       );
     }
-    const copy = clonePlain(snapshot);
-    this.states = new Map(Object.entries(copy.services));
-    this.bases = new Map();
+    this.put(snapshot, options, false);
+  }
+
+  /**
+   * Back to the state right after construction (same seed, so the same ids again).
+   * @param options.rewind - also set the clock back to the construction time when it can.
+   */
+  reset(options: { readonly rewind?: boolean } = {}): void {
+    // The reset point of cached states is the cache itself: its states become the bases again,
+    // copied on first use exactly as after construction (frozen values shared as a build shares them).
+    this.put(this.initial, options, this.initialCached);
+  }
+
+  /**
+   * Puts back `snapshot` (see {@link Simulator.restore}); with `cached`, its services are the cached
+   * initial states themselves.
+   */
+  private put(snapshot: SimulatorSnapshot, options: { readonly rewind?: boolean }, cached: boolean): void {
+    const copy = clonePlain({ schedule: snapshot.schedule, ids: snapshot.ids, blobs: snapshot.blobs, lastNow: snapshot.lastNow, blobSeq: snapshot.blobSeq });
+    this.load(snapshot.services, cached);
     this.schedule.load(copy.schedule);
     this.ids.load(copy.ids);
     this.blobs = new Map(Object.entries(copy.blobs));
@@ -411,11 +449,17 @@ export class Simulator {
   }
 
   /**
-   * Back to the state right after construction (same seed, so the same ids again).
-   * @param options.rewind - also set the clock back to the construction time when it can.
+   * Makes `services` the services' states to come: a sealed state (or, with `cached`, the cached
+   * initial state) is kept as a base, copied on first use; any other is copied now.
    */
-  reset(options: { readonly rewind?: boolean } = {}): void {
-    this.restore(this.initial, options);
+  private load(services: Readonly<Record<string, unknown>>, cached: boolean): void {
+    this.states = new Map();
+    this.bases = new Map();
+    for (const name of Object.keys(services)) {
+      const state = services[name];
+      if (cached || isSealed(state)) this.bases.set(name, state);
+      else this.states.set(name, clonePlain(state));
+    }
   }
 
   private transact<S, R>(service: string, operation: (ctx: OperationContext<S>) => R): R {
@@ -542,7 +586,7 @@ export class Simulator {
     if (state !== undefined || this.bases.size === 0) return state;
     const base = this.bases.get(service);
     if (base === undefined) return undefined;
-    const copy = cloneSharingFrozen(base);
+    const copy = isSealed(base) ? clonePlain(base) : cloneSharingFrozen(base);
     this.states.set(service, copy);
     this.bases.delete(service);
     return copy;

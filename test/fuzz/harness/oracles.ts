@@ -119,6 +119,8 @@ export function stateHash(snapshot: SimulatorSnapshot): string {
 /** The simulator's fields that make up its state (read without copying; the fuzz runs 100,000 requests). */
 interface SimulatorInternals {
   readonly states: Map<string, unknown>;
+  /** Services not used since construction, `restore` or `reset`: their state-to-be, copied on first use. */
+  readonly bases: Map<string, unknown>;
   readonly schedule: unknown;
   readonly ids: { save(): unknown };
   readonly blobs: Map<string, Uint8Array>;
@@ -131,15 +133,23 @@ interface SimulatorInternals {
  */
 export function liveStateHash(sim: Simulator): string {
   const inside = sim as unknown as Partial<SimulatorInternals>;
-  if (!(inside.states instanceof Map) || !(inside.blobs instanceof Map) || typeof inside.ids?.save !== "function") return stateHash(sim.snapshot());
-  return hashOf([inside.states, inside.schedule, inside.ids.save(), inside.blobs, inside.blobSeq]);
+  if (!(inside.states instanceof Map) || !(inside.bases instanceof Map) || !(inside.blobs instanceof Map) || typeof inside.ids?.save !== "function") return stateHash(sim.snapshot());
+  return hashOf([new Map(liveStates(sim, inside)), inside.schedule, inside.ids.save(), inside.blobs, inside.blobSeq]);
+}
+
+/**
+ * Each service's state in the simulator's order: the live copy, or the base a service not used
+ * since a restore will be copied from (the same contents: a first read must not look like a change).
+ */
+function liveStates(sim: Simulator, inside: Partial<SimulatorInternals>): [string, unknown][] {
+  return sim.services.map((name) => [name, inside.states?.get(name) ?? inside.bases?.get(name)]);
 }
 
 /** The live services' states (no copy), for {@link heldSecrets}. */
 export function liveServices(sim: Simulator): SimulatorSnapshot {
   const inside = sim as unknown as Partial<SimulatorInternals>;
-  if (!(inside.states instanceof Map)) return sim.snapshot();
-  return { services: Object.fromEntries(inside.states) } as unknown as SimulatorSnapshot;
+  if (!(inside.states instanceof Map) || !(inside.bases instanceof Map)) return sim.snapshot();
+  return { services: Object.fromEntries(liveStates(sim, inside)) } as unknown as SimulatorSnapshot;
 }
 
 /** What an oracle found. */
