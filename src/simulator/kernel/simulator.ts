@@ -204,7 +204,8 @@ export class Simulator {
       for (;;) {
         const move = this.schedule.takeDue(target);
         if (move === undefined) break;
-        if (move.due > this.lastNow) this.lastNow = move.due;
+        const due = this.schedule.takenDue;
+        if (due > this.lastNow) this.lastNow = due;
         const handler = this.definitions.get(move.service)?.moves?.[move.kind];
         if (handler === undefined) {
           throw new UsageError(`no handler for move "${move.kind}" of service "${move.service}"`);
