@@ -1,8 +1,9 @@
 /**
  * Cost against state size (`npm run bench`, see bench/README.md; issue 9 items 1 and 2): the same
  * request with 10,000 resources stored against 100, page 1 of a long runs list, 100,000 runs
- * created one API call each, and a 10,000-workspace scenario: building it, and firing its timed
- * moves against the kernel alone (a fresh scenario per timed call, built untimed). Rows that create
+ * created one API call each, and a 10,000-workspace scenario: building it, firing its timed moves
+ * against the kernel alone, and (issue 25) the whole `advance()` to the end against the kernel
+ * firing as many cheap moves (a fresh scenario per timed call, built untimed). Rows that create
  * put the stored count back after each batch (untimed restore of a snapshot), so N stays what the
  * row says.
  */
@@ -174,19 +175,27 @@ row({
 /** Every run of the scenario applied (auto-apply: plan, apply, each phase a timed move). */
 const SCENARIO_SPAN = "1h";
 
+/**
+ * The timed moves the 10,000-workspace scenario fires to the end (the same every time: same seed,
+ * same calls), checked to leave every run applied.
+ */
+function scenarioMoves(): number {
+  const probe = scenario(10_000);
+  const before = probe.sim.version;
+  probe.advance(SCENARIO_SPAN);
+  const moves = probe.sim.version - before;
+  const unapplied = probe.sim.read<RunsState, number>("runs", (ctx) => Object.values(ctx.state.runs).filter((run) => run.status !== "applied").length);
+  if (moves < 10_000 || unapplied > 0) throw new Error(`bench: the scenario fired ${moves} moves, ${unapplied} runs not applied`);
+  return moves;
+}
+
 row({
   name: "scheduler: 10,000 workspaces x one auto-applied run, per timed move, against the kernel alone",
   target: "<= 2x",
   clock: "cpu",
   rounds: 7,
   setup: () => {
-    // The moves one scenario fires (the same every time: same seed, same calls).
-    const probe = scenario(10_000);
-    const before = probe.sim.version;
-    probe.advance(SCENARIO_SPAN);
-    const moves = probe.sim.version - before;
-    const unapplied = probe.sim.read<RunsState, number>("runs", (ctx) => Object.values(ctx.state.runs).filter((run) => run.status !== "applied").length);
-    if (moves < 10_000 || unapplied > 0) throw new Error(`bench: the scenario fired ${moves} moves, ${unapplied} runs not applied`);
+    const moves = scenarioMoves();
     let fresh: Doubles | undefined;
     return {
       figure: {
@@ -200,6 +209,38 @@ row({
         run: () => fresh?.advance(SCENARIO_SPAN),
       },
       anchor: { label: "kernel, cheap move", ops: KERNEL_MOVES, run: kernelMoves() },
+    };
+  },
+});
+
+row({
+  name: "advance() through 10,000 workspaces x one auto-applied run, to the end",
+  // Issue 25 (issue 9's decision 3): the user-level target, on the figure's time.
+  target: "<= 0.2s",
+  clock: "cpu",
+  rounds: 7,
+  setup: () => {
+    const moves = scenarioMoves();
+    // The anchor fires as many cheap moves through the kernel alone (KERNEL_MOVES per call).
+    const calls = Math.ceil(moves / KERNEL_MOVES);
+    const kernel = kernelMoves();
+    let fresh: Doubles | undefined;
+    return {
+      figure: {
+        label: `advance("${SCENARIO_SPAN}"), ${moves.toLocaleString("en")} moves`,
+        // Built untimed before each timed advance, then collected (see "How it runs").
+        fresh: () => {
+          fresh = scenario(10_000);
+        },
+        settle: () => scenario(300).advance(SCENARIO_SPAN),
+        run: () => fresh?.advance(SCENARIO_SPAN),
+      },
+      anchor: {
+        label: `kernel, ${(calls * KERNEL_MOVES).toLocaleString("en")} cheap moves`,
+        run: () => {
+          for (let i = 0; i < calls; i++) kernel();
+        },
+      },
     };
   },
 });

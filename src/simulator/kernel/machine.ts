@@ -4,7 +4,7 @@
  * `conflict` error naming the state and the event. Property tests run on the tables themselves.
  */
 import { DomainError } from "./errors.js";
-import type { Tracer } from "./trace.js";
+import type { TraceEvent, Tracer } from "./trace.js";
 
 /** One accepted event: where it leads. */
 export interface TransitionSpec<State extends string> {
@@ -90,9 +90,27 @@ export function transition<State extends string, Event extends string>(
   return target;
 }
 
+/** Each row's trace event, by the row's spec (see {@link rowEvent}). */
+const ROW_EVENTS = new WeakMap<TransitionSpec<string>, TraceEvent & { readonly kind: "transition" }>();
+
+/**
+ * The trace event of the row `state` --`event`--> `spec.target`: one frozen object per row, made
+ * on first use and shared by every taking, so a traced transition allocates nothing (it ran on
+ * every timed move: 64 of the 400 bytes a move allocated) and an observer can remember a row by
+ * its event (coverage does). A spec object that several rows share gets a new event each time.
+ */
+function rowEvent(machine: Machine<string, string>, state: string, event: string, spec: TransitionSpec<string>): TraceEvent {
+  const known = ROW_EVENTS.get(spec);
+  if (known !== undefined && known.from === state && known.event === event && known.machine === machine.name) return known;
+  const made = Object.freeze({ kind: "transition" as const, machine: machine.name, from: state, event, to: spec.target });
+  if (known === undefined) ROW_EVENTS.set(spec, made);
+  return made;
+}
+
 /**
  * {@link transition}, traced: the row taken is recorded on `ctx`'s trace (coverage counts it only
- * if the operation commits).
+ * if the operation commits). The event traced is frozen and the same object for every taking of
+ * the row.
  * @throws {DomainError} as {@link transition}.
  * @example version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload", { resource: version.id });
  */
@@ -103,9 +121,10 @@ export function takeTransition<State extends string, Event extends string>(
   event: Event,
   details: { resource?: string; operation?: string; message?: string } = {},
 ): State {
-  const target = transition(machine, state, event, details);
-  ctx.trace({ kind: "transition", machine: machine.name, from: state, event, to: target });
-  return target;
+  const spec = machine.states[state].on?.[event];
+  if (spec === undefined) return transition(machine, state, event, details); // throws the conflict
+  ctx.trace(rowEvent(machine, state, event, spec));
+  return spec.target;
 }
 
 /**
