@@ -116,6 +116,12 @@ describe("node:http's own parse until it refuses a method", () => {
     await expectAsAlone([GET() + LIST_WITH_BODY().slice(0, 3), LIST_WITH_BODY().slice(3)], [GET(), LIST_WITH_BODY()]);
   });
 
+  it("answers a LIST that follows a body spread over many reads, in the read that ends the body", async () => {
+    const big = post("/ssh/roles/other", JSON.stringify({ key_type: "ca", allow_user_certificates: true, default_user: "u".repeat(200_000) }));
+    await expectAsAlone([big + LIST()], [big, LIST()]);
+    await expectAsAlone([big.slice(0, 100_000), big.slice(100_000) + LIST().slice(0, 3), LIST().slice(3)], [big, LIST()]);
+  });
+
   it("keeps the connection alive after the switch: known and unknown methods go on being answered", async () => {
     await expectAsAlone([GET(), LIST(), GET_ROLE(), LIST(), BREW(), GET()], [GET(), LIST(), GET_ROLE(), LIST(), BREW(), GET()]);
   });
@@ -143,6 +149,6 @@ describe("node:http's own parse until it refuses a method", () => {
     expect(health).toBe(200);
     expect(status).toBe(200);
     expect(again).toBe(200);
-    expect((data as { keys?: unknown }).keys).toEqual(["web"]);
+    expect((data as { keys?: unknown }).keys).toContain("web");
   });
 });
