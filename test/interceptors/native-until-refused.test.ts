@@ -8,6 +8,7 @@
  * another unknown method, and a Python client. The raw socket framing exists on the server only.
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDoubles, type Doubles } from "../../src/scenarios/doubles.js";
@@ -150,5 +151,22 @@ describe("node:http's own parse until it refuses a method", () => {
     expect(status).toBe(200);
     expect(again).toBe(200);
     expect((data as { keys?: unknown }).keys).toContain("web");
+  });
+
+  it.skipIf(!existsSync("/usr/bin/python3"))("answers hvac's LIST (its requests session) after a GET on the same connection", async () => {
+    const script = [
+      "import json, sys, hvac",
+      "c = hvac.Client(url=sys.argv[1], token=sys.argv[2])",
+      "c.adapter.get(sys.argv[3] + '/sys/health')",
+      "r = c.adapter.list(sys.argv[3] + '/ssh/roles')",
+      "r2 = c.adapter.list(sys.argv[3] + '/ssh/roles')",
+      "print(json.dumps([r['data']['keys'], r2['data']['keys']]))",
+    ].join("\n");
+    const output = await new Promise<string>((resolve, reject) => {
+      execFile("/usr/bin/python3", ["-c", script, url, token, prefix], { timeout: 20_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${String(error)}\n${stderr}`)) : resolve(stdout)));
+    });
+    const [first, second] = JSON.parse(output) as [string[], string[]];
+    expect(first).toContain("web");
+    expect(second).toEqual(first);
   });
 });
