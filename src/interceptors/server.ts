@@ -3,9 +3,10 @@
  * that are not in the test's Node process (curl, Go, Python, a browser).
  *
  * node:http's parser refuses methods it does not know, and the secrets service lists with `LIST`.
- * Every connection's bytes therefore reach node:http's parser through a method rewriter
- * ({@link rewriteUnknownMethods}), which turns `LIST /path HTTP/1.1` into `GET` plus an internal
- * header naming the real method; the handler sees `LIST` again.
+ * From the first request node:http refuses on a connection, that connection's bytes therefore
+ * reach node:http's parser through a method rewriter ({@link rewriteUnknownMethods}), which turns
+ * `LIST /path HTTP/1.1` into `GET` plus an internal header naming the real method; the handler
+ * sees `LIST` again.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -39,7 +40,7 @@ export interface RunningServer extends AsyncDisposable {
    * one (set by `DoublesCore.listen`; see docs/decisions/security.md).
    */
   readonly controlToken?: string;
-  /** The listening node:http server (its connections' bytes pass through the method rewriter). */
+  /** The listening node:http server (a connection's bytes pass through the method rewriter from the first request node:http refuses). */
   readonly server: Server;
   /** Stops listening and closes every open connection (requests in flight are cut off). */
   close(): Promise<void>;

@@ -1,8 +1,9 @@
 /**
  * Methods node:http cannot parse (`LIST`, the secrets service's listing method): a byte-level
  * HTTP/1.1 request framing tracker that rewrites `LIST /path HTTP/1.1` to `GET /path HTTP/1.1` plus
- * an internal header carrying the real method, and the hook that runs every connection of the local
- * server through it before node:http's parser sees the bytes.
+ * an internal header carrying the real method, and the hook that runs a connection of the local
+ * server through it from the first request node:http's parser refuses (until then node:http parses
+ * the connection itself, in C++).
  *
  * The tracker follows request framing (request line, header lines, `Content-Length` bodies, chunked
  * bodies with trailers) so that it only ever rewrites request lines, whatever the keep-alive,
@@ -447,11 +448,286 @@ const connections = new WeakMap<Socket, RewrittenConnection>();
 let warned = false;
 
 /**
+ * node:http's request parser as this module uses it while the parser reads the socket in C++
+ * (`src/node_http_parser.cc` and `lib/_http_server.js`, Node 20 to 24): its callbacks are indexed
+ * properties named by numbers on its class, `incoming` is the request whose head it read last.
+ */
+interface NodeParser {
+  [callback: number]: unknown;
+  incoming: { complete?: boolean } | null;
+  _consumed?: boolean;
+  getCurrentBuffer(): Buffer;
+  initialize(type: number, resource: object, maxHeaderSize: number, lenient: number, connections?: unknown): void;
+  remove(): void;
+  execute(data: Buffer): number | Error;
+  close(): void;
+}
+
+interface NodeParserClass {
+  new (): NodeParser;
+  readonly REQUEST: number;
+  readonly kOnMessageBegin: number;
+  readonly kOnHeaders: number;
+  readonly kOnHeadersComplete: number;
+  readonly kOnBody: number;
+  readonly kOnMessageComplete: number;
+  readonly kOnExecute: number;
+  readonly kLenientNone: number;
+  readonly kLenientAll: number;
+}
+
+/** node:http's parse error, as its `clientError` event gives it. */
+interface ParseError {
+  code?: unknown;
+  rawPacket?: unknown;
+}
+
+/** The parser class of `parser` when it has every internal the native path needs; else undefined. */
+function parserClass(parser: unknown): NodeParserClass | undefined {
+  if (typeof parser !== "object" || parser === null) return undefined;
+  const candidate = parser as NodeParser;
+  const Class = candidate.constructor as unknown as Partial<NodeParserClass>;
+  const numbers = [Class.REQUEST, Class.kOnMessageBegin, Class.kOnHeaders, Class.kOnHeadersComplete, Class.kOnBody, Class.kOnMessageComplete, Class.kOnExecute, Class.kLenientNone, Class.kLenientAll];
+  if (!numbers.every((value) => typeof value === "number")) return undefined;
+  const full = Class as NodeParserClass;
+  const methods = [candidate.getCurrentBuffer, candidate.initialize, candidate.remove, candidate.execute, candidate.close];
+  if (!methods.every((method) => typeof method === "function")) return undefined;
+  if (candidate._consumed !== true || typeof candidate[full.kOnExecute] !== "function" || candidate[full.kOnMessageBegin] != null) return undefined;
+  return full;
+}
+
+/**
+ * Where the request node:http refused begins in `reads` (the connection's reads since the last one
+ * that ended between two requests, the refused one last): found by feeding them to a fresh parser of
+ * the same kind, whole, then once more with the read where the last request began byte by byte, and
+ * noting where that request's first byte went in. Undefined when the fresh parser does not refuse
+ * the same read (it always does: it is the same parser from the same state).
+ */
+function refusedRequestStart(Parser: NodeParserClass, reads: readonly Buffer[], maxHeaderSize: number, lenient: number): { read: number; offset: number } | undefined {
+  const run = (slowRead: number): { read: number; offset: number; failedIn: number } => {
+    const parser = new Parser();
+    parser.initialize(Parser.REQUEST, {}, maxHeaderSize, lenient);
+    const noop = (): number => 0;
+    parser[Parser.kOnHeaders] = noop;
+    parser[Parser.kOnHeadersComplete] = noop;
+    parser[Parser.kOnBody] = noop;
+    parser[Parser.kOnMessageComplete] = noop;
+    let read = 0;
+    let offset = -1;
+    const begin = { read: -1, offset: -1, failedIn: -1 };
+    parser[Parser.kOnMessageBegin] = () => {
+      begin.read = read;
+      begin.offset = offset;
+    };
+    try {
+      for (; read < reads.length && begin.failedIn === -1; read++) {
+        const bytes = reads[read] as Buffer;
+        if (read === slowRead) {
+          for (offset = 0; offset < bytes.length; offset++) {
+            if (parser.execute(bytes.subarray(offset, offset + 1)) instanceof Error) {
+              begin.failedIn = read;
+              break;
+            }
+          }
+        } else {
+          offset = -1;
+          if (parser.execute(bytes) instanceof Error) begin.failedIn = read;
+        }
+      }
+    } finally {
+      parser.close();
+    }
+    return begin;
+  };
+  const last = reads.length - 1;
+  const whole = run(-1);
+  if (whole.failedIn !== last || whole.read === -1) return undefined;
+  const exact = run(whole.read);
+  if (exact.failedIn !== last || exact.read !== whole.read || exact.offset < 0) return undefined;
+  return { read: exact.read, offset: exact.offset };
+}
+
+/** Whether a request asked for a protocol upgrade as llhttp reads it (`Upgrade:` and `Connection: upgrade`). */
+function asksUpgrade(incoming: { headers?: Record<string, string | string[] | undefined> }): boolean {
+  const headers = incoming.headers;
+  if (headers === undefined || headers.upgrade === undefined) return false;
+  const connection = headers.connection;
+  return typeof connection === "string" && /(?:^|,)\s*upgrade\s*(?:,|$)/i.test(connection);
+}
+
+/**
+ * A connection node:http parses itself (in C++ from the socket, or from JavaScript once another
+ * party reads the socket too) until its parser refuses a method. Every read that ends inside a
+ * request is kept; a read that ends between requests drops them. On the refusal
+ * ({@link NativeConnection.switchToRewriter}) the kept reads and the refused one say exactly where
+ * the refused request begins, and the connection goes on through a {@link RewrittenConnection}
+ * from that byte. A request asking for an upgrade switches the connection at its end too: llhttp
+ * keeps its upgrade flag after it (a refused method next is dropped without an error) and node:http
+ * drops the rest of that read.
+ */
+class NativeConnection {
+  switched = false;
+  private kept: Buffer[] = [];
+  private begun = false;
+  /** node:http's `incoming` when the last request began (the request before it). */
+  private before: unknown = null;
+  private lastChecked: unknown = null;
+  /** node:http's `data` listener wrapped, once node:http reads the socket from JavaScript. */
+  private jsOnData: ((chunk: Buffer) => void) | undefined;
+
+  constructor(
+    private readonly server: Server,
+    private readonly socket: HttpSocket,
+    private readonly parser: NodeParser,
+    private readonly Parser: NodeParserClass,
+    private readonly nodeOnExecute: (this: unknown, ret: unknown) => unknown,
+    private readonly nodeOnData: (chunk: Buffer) => void,
+    private readonly nodeOnEnd: () => void,
+    private readonly nodeOnError: readonly ((error: Error) => void)[],
+    private readonly connectionsList: unknown,
+  ) {
+    parser[Parser.kOnMessageBegin] = (): void => {
+      this.begun = true;
+      this.before = parser.incoming;
+    };
+    // node:http calls it on the parser with its own `this` (a bound function: `this` unused).
+    parser[Parser.kOnExecute] = (ret: unknown): unknown => {
+      const result = this.nodeOnExecute.call(parser, ret);
+      if (!this.switched && this.socket.parser === parser) this.afterRead(undefined, typeof ret === "number" ? ret : undefined);
+      return result;
+    };
+    socket.on("newListener", this.onNewListener);
+  }
+
+  /**
+   * Another `data` listener makes node:http read the socket from JavaScript (`kOnExecute` is then
+   * not called): node:http's own `data` listener is wrapped so the reads are still followed.
+   */
+  private readonly onNewListener = (event: string | symbol, listener: unknown): void => {
+    if (event !== "data" || this.switched || this.jsOnData !== undefined || listener === this.nodeOnData) return;
+    const jsOnData = (this.jsOnData = (chunk: Buffer): void => {
+      this.nodeOnData(chunk);
+      if (!this.switched && this.socket.parser === this.parser) this.afterRead(chunk, undefined);
+    });
+    this.socket.removeListener("data", this.nodeOnData);
+    this.socket.on("data", jsOnData);
+  };
+
+  /** After node:http parsed a read (`read` when known; `parsed`: the bytes it took, when known). */
+  private afterRead(read: Buffer | undefined, parsed: number | undefined): void {
+    const parser = this.parser;
+    const incoming = parser.incoming;
+    // Between requests: none began, or the last one's head was read (a new `incoming`) and it ended.
+    if (this.begun && (incoming === this.before || incoming === null || incoming.complete !== true)) {
+      this.kept.push(read ?? parser.getCurrentBuffer());
+      return;
+    }
+    if (incoming !== null && incoming !== this.lastChecked) {
+      this.lastChecked = incoming;
+      if (asksUpgrade(incoming as { headers?: Record<string, string | undefined> })) {
+        const bytes = read ?? parser.getCurrentBuffer();
+        const end = parsed ?? this.parsedOfLast([...this.kept, bytes]);
+        this.kept = [];
+        if (end !== undefined) this.switchAt(bytes.subarray(end));
+        return;
+      }
+    }
+    if (this.kept.length > 0) this.kept = [];
+  }
+
+  /** How many bytes of the last of `reads` a fresh parser takes (it stops after an upgrade request). */
+  private parsedOfLast(reads: readonly Buffer[]): number | undefined {
+    const Parser = this.Parser;
+    const parser = new Parser();
+    parser.initialize(Parser.REQUEST, {}, this.maxHeaderSize(), this.lenient());
+    const noop = (): number => 0;
+    for (const callback of [Parser.kOnMessageBegin, Parser.kOnHeaders, Parser.kOnHeadersComplete, Parser.kOnBody, Parser.kOnMessageComplete]) parser[callback] = noop;
+    try {
+      let parsed: number | Error = 0;
+      for (const read of reads) parsed = parser.execute(read);
+      return typeof parsed === "number" ? parsed : undefined;
+    } finally {
+      parser.close();
+    }
+  }
+
+  private maxHeaderSize(): number {
+    return (this.server as Server & { maxHeaderSize?: number }).maxHeaderSize ?? 0;
+  }
+
+  private lenient(): number {
+    const insecure = (this.server as Server & { insecureHTTPParser?: boolean }).insecureHTTPParser ?? process.execArgv.includes("--insecure-http-parser");
+    return insecure ? this.Parser.kLenientAll : this.Parser.kLenientNone;
+  }
+
+  /**
+   * Takes the connection off node:http's C++ parse at a refused method: the same parser starts
+   * afresh (so node:http's queue of pipelined responses stays in order), fed from JavaScript through
+   * a method tracker from the refused request's first byte. False when the request's start cannot be
+   * found (node:http then answers as it does without the tracker).
+   */
+  switchToRewriter(error: ParseError): boolean {
+    const raw = error.rawPacket;
+    if (!Buffer.isBuffer(raw) || this.socket.parser !== this.parser) return false;
+    const reads = [...this.kept, raw];
+    const start = refusedRequestStart(this.Parser, reads, this.maxHeaderSize(), this.lenient());
+    if (start === undefined) return false;
+    this.switchAt(Buffer.concat([(reads[start.read] as Buffer).subarray(start.offset), ...reads.slice(start.read + 1)]));
+    return true;
+  }
+
+  /** Starts the same parser afresh and reads the connection through the tracker from `rest` on. */
+  private switchAt(rest: Buffer): void {
+    const Parser = this.Parser;
+    this.switched = true;
+    this.kept = [];
+    this.socket.removeListener("newListener", this.onNewListener);
+    const parser = this.parser;
+    parser[Parser.kOnMessageBegin] = null;
+    parser[Parser.kOnExecute] = this.nodeOnExecute;
+    // Out of the server's list of connections first: initialize() adds it again, and a parser left
+    // in twice stays there without a socket once the connection closes (server.close() throws).
+    parser.remove();
+    parser.initialize(Parser.REQUEST, { type: "HTTPINCOMINGMESSAGE", socket: this.socket }, this.maxHeaderSize(), this.lenient(), this.connectionsList);
+    // node:http took its error listener off for a parse error; the connection goes on.
+    for (const listener of this.nodeOnError) if (!this.socket.listeners("error").includes(listener)) this.socket.on("error", listener);
+    if (this.jsOnData !== undefined) {
+      this.socket.removeListener("data", this.jsOnData);
+      this.socket.on("data", this.nodeOnData);
+    }
+    // Its `data` listener makes node:http stop reading the socket in C++ (node:http's own unconsume).
+    const connection = readThroughRewriter(this.socket, parser, this.nodeOnData, this.nodeOnEnd);
+    if (rest.length > 0) connection.onData(rest);
+  }
+}
+
+const natives = new WeakMap<Socket, NativeConnection>();
+
+/** Puts a {@link RewrittenConnection} between the socket and node:http's `data` and `end` listeners. */
+function readThroughRewriter(socket: HttpSocket, parser: unknown, nodeOnData: (chunk: Buffer) => void, nodeOnEnd: () => void): RewrittenConnection {
+  const connection = new RewrittenConnection(socket, parser, nodeOnData, nodeOnEnd);
+  connections.set(socket, connection);
+  // Adding a `data` listener makes node:http stop reading the socket in C++ (it reads the
+  // listener's bytes instead: its supported path for a socket someone else reads too).
+  socket.on("data", connection.onData);
+  socket.removeListener("data", nodeOnData);
+  socket.prependListener("end", connection.onEnd);
+  socket.removeListener("end", nodeOnEnd);
+  socket.on("resume", connection.drain);
+  return connection;
+}
+
+/**
  * Teaches `server` (a node:http server, before it accepts connections) every method that is an
- * HTTP token: each connection's bytes run through a {@link MethodRewriter} between the socket and
- * node:http's parser. node:http keeps the real socket (its writes, timeouts and addresses are the
- * socket's own); only its `data` and `end` listeners are fed through the tracker, each returned
- * buffer on its own, and held back while node:http pauses the connection.
+ * HTTP token. Each connection is parsed by node:http in C++ as usual until its parser refuses a
+ * request (a `clientError` with an `HPE_` code: a method it does not know, or a line the tracker
+ * drops) or reads a request asking for an upgrade; from that request on (after the upgrade
+ * request), the connection's bytes run through a {@link MethodRewriter} between the socket and
+ * node:http's parser, so every answer is the one the tracker gets from its first byte. node:http
+ * keeps the real socket (its writes, timeouts and addresses are the socket's own); only its `data`
+ * and `end` listeners are fed through the tracker, each returned buffer on its own, and held back
+ * while node:http pauses the connection. A node:http without the parser internals the C++ path
+ * needs reads every connection through the tracker from its first byte.
  *
  * When a future node:http no longer has the listeners this relies on, connections are served
  * unchanged (methods node:http knows only) and a warning is emitted once.
@@ -464,12 +740,25 @@ let warned = false;
 export function rewriteUnknownMethods(server: Server): void {
   const native = server.listeners("connection") as ((socket: unknown) => void)[];
   server.removeAllListeners("connection");
+  const emit = server.emit;
+  server.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "clientError") {
+      const [error, socket] = args as [ParseError | undefined, Socket | undefined];
+      const connection = socket === undefined ? undefined : natives.get(socket);
+      // Any parse error (a refused method, or a line the tracker would have dropped, such as a
+      // folded copy of the internal header): the request is read again as the tracker hands it on.
+      if (connection !== undefined && !connection.switched && typeof error?.code === "string" && error.code.startsWith("HPE_") && connection.switchToRewriter(error)) return true;
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as Server["emit"];
   server.on("connection", (socket: HttpSocket) => {
     const dataBefore = socket.listeners("data");
     const endBefore = socket.listeners("end");
+    const errorBefore = socket.listeners("error");
     for (const listener of native) listener.call(server, socket);
     const onData = socket.listeners("data").filter((listener) => !dataBefore.includes(listener));
     const onEnd = socket.listeners("end").filter((listener) => !endBefore.includes(listener));
+    const onError = socket.listeners("error").filter((listener) => !errorBefore.includes(listener)) as ((error: Error) => void)[];
     const [nodeOnData] = onData;
     const [nodeOnEnd] = onEnd;
     if (onData.length !== 1 || onEnd.length !== 1 || nodeOnData === undefined || nodeOnEnd === undefined || socket.parser == null || socket._paused !== false) {
@@ -479,15 +768,18 @@ export function rewriteUnknownMethods(server: Server): void {
       }
       return;
     }
-    const connection = new RewrittenConnection(socket, socket.parser, nodeOnData as (chunk: Buffer) => void, nodeOnEnd as () => void);
-    connections.set(socket, connection);
-    // Adding a `data` listener makes node:http stop reading the socket in C++ (it reads the
-    // listener's bytes instead: its supported path for a socket someone else reads too).
-    socket.on("data", connection.onData);
-    socket.removeListener("data", nodeOnData as (chunk: Buffer) => void);
-    socket.prependListener("end", connection.onEnd);
-    socket.removeListener("end", nodeOnEnd as () => void);
-    socket.on("resume", connection.drain);
+    const parser = socket.parser;
+    const Parser = parserClass(parser);
+    // node:http's list of the server's connections (for its request timeouts), made at listen().
+    const connectionsSymbol = Object.getOwnPropertySymbols(server).find((symbol) => symbol.description === "http.server.connections");
+    const connectionsList = connectionsSymbol === undefined ? undefined : (server as unknown as Record<symbol, unknown>)[connectionsSymbol];
+    if (Parser !== undefined && connectionsList !== undefined) {
+      const nodeParser = parser as NodeParser;
+      const nodeOnExecute = nodeParser[Parser.kOnExecute] as (this: unknown, ret: unknown) => unknown;
+      natives.set(socket, new NativeConnection(server, socket, nodeParser, Parser, nodeOnExecute, nodeOnData as (chunk: Buffer) => void, nodeOnEnd as () => void, onError, connectionsList));
+      return;
+    }
+    readThroughRewriter(socket, parser, nodeOnData as (chunk: Buffer) => void, nodeOnEnd as () => void);
   });
 }
 
