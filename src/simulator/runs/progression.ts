@@ -9,6 +9,7 @@
  * the workspace (a confirmed saved plan waits for it before applying).
  */
 import { UsageError } from "../kernel/errors.js";
+import { PEEK } from "../kernel/journal.js";
 import { takeTransition } from "../kernel/machine.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext } from "../kernel/simulator.js";
@@ -17,7 +18,7 @@ import { PAUSE_STATES, RUNNING_STATES, isFinalRunStatus, runMachine, type RunEve
 import { configurationVersionMachine } from "./configuration-version-machine.js";
 import { indexes } from "./indexes.js";
 import { configurationResources } from "./configuration-resources.js";
-import { type ResourceCounts, type Run, type RunsState, type Workspace } from "./state.js";
+import { type ResourceCounts, type Run, type RunsIndexes, type RunsState, type Workspace } from "./state.js";
 
 
 /**
@@ -205,6 +206,21 @@ export function dwellMs(run: Run): number {
   return phase === undefined ? 0 : run.outcome.durations[phase];
 }
 
+/** The plain records behind journal proxies, each read at a load site of its own (see `PEEK`). */
+type Peekable<T> = T & { readonly [PEEK]?: T };
+function plainRun(run: Run): Run {
+  return (run as Peekable<Run>)[PEEK] ?? run;
+}
+function plainState(state: RunsState): RunsState {
+  return (state as Peekable<RunsState>)[PEEK] ?? state;
+}
+function plainWorkspace(workspace: Workspace): Workspace {
+  return (workspace as Peekable<Workspace>)[PEEK] ?? workspace;
+}
+function plainIndexes(index: RunsIndexes): RunsIndexes {
+  return (index as Peekable<RunsIndexes>)[PEEK] ?? index;
+}
+
 /**
  * Plans the run's next automatic move after any change: cancels the scheduled one, then schedules
  * the next (`timed`), takes it at once (`immediate`), or leaves it to {@link step} (`manual`).
@@ -212,18 +228,22 @@ export function dwellMs(run: Run): number {
  * run.outcome = mergeOutcome(run.outcome, { progression: "immediate" }); reschedule(ctx, run);
  */
 export function reschedule(ctx: OperationContext<RunsState>, run: Run): void {
-  if (run.pendingMove !== null) {
-    ctx.cancel(run.pendingMove);
+  // Reads go through the plain records (`peek`), writes through `run` (a journal proxy inside a
+  // transaction): the reading functions then see one shape of object whether a request or a timed
+  // move calls them, and V8 compiles their loads for it (docs/decisions/kernel.md, issue 25).
+  const plain = plainRun(run);
+  if (plain.pendingMove !== null) {
+    ctx.cancel(plain.pendingMove);
     run.pendingMove = null;
   }
-  const next = nextAutomatic(ctx.state, run);
+  const next = nextAutomatic(plainState(ctx.state), plain);
   if (next === undefined) return;
-  switch (run.outcome.progression) {
+  switch (plain.outcome.progression) {
     case "immediate":
       take(ctx, run, next);
       return;
     case "timed":
-      run.pendingMove = ctx.schedule(ctx.now + dwellMs(run), RUN_STEP_MOVE, { runId: run.id, status: run.status });
+      run.pendingMove = ctx.schedule(ctx.now + dwellMs(plain), RUN_STEP_MOVE, { runId: plain.id, status: plain.status });
       return;
     case "manual":
       return;
@@ -515,24 +535,30 @@ function finished(ctx: OperationContext<RunsState>, run: Run): void {
  * dispatch(ctx, workspace); // the oldest waiting run takes the workspace
  */
 export function dispatch(ctx: OperationContext<RunsState>, workspace: Workspace): void {
-  if (workspace.lockedBy !== null) {
-    const holder = ctx.state.runs[workspace.lockedBy];
-    if (holder !== undefined && !isFinalRunStatus(holder.status)) return;
+  // Reads through the plain records, writes through `workspace` and the state (see reschedule).
+  // (A key deleted earlier in the transaction reads as the journal's marker, not an object.)
+  const runs = plainState(ctx.state).runs;
+  const plain = plainWorkspace(workspace);
+  if (plain.lockedBy !== null) {
+    const holder = runs[plain.lockedBy];
+    if (typeof holder === "object" && !isFinalRunStatus(holder.status)) return;
     workspace.lockedBy = null;
   }
   // A user's or team's lock keeps every run out until it is unlocked (which dispatches again).
-  if (workspace.lock !== null) return;
-  // The workspace's runs in creation (= seq) order: the first waiting one is the oldest.
-  let waiting: Run | undefined;
-  for (const id of indexes(ctx.state).runsByWorkspace[workspace.id] ?? []) {
-    const r = ctx.state.runs[id];
-    if (r !== undefined && ((r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan))) {
-      waiting = r;
+  if (plain.lock !== null) return;
+  // The workspace's runs in creation (= seq) order: the first waiting one is the oldest. (The
+  // indexes are looked up through the state: a first lookup builds them, a write to record.)
+  let waiting: string | undefined;
+  for (const id of plainIndexes(indexes(ctx.state)).runsByWorkspace[plain.id] ?? []) {
+    const r = runs[id];
+    if (typeof r === "object" && ((r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan))) {
+      waiting = id;
       break;
     }
   }
   if (waiting === undefined) return;
-  workspace.lockedBy = waiting.id;
-  workspace.currentRunId = waiting.id;
-  reschedule(ctx, waiting);
+  workspace.lockedBy = waiting;
+  workspace.currentRunId = waiting;
+  const run = ctx.state.runs[waiting];
+  if (run !== undefined) reschedule(ctx, run);
 }
