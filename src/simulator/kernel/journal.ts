@@ -27,8 +27,14 @@
  */
 import { setOwn } from "./dict.js";
 
-/** What every journal's proxy answers with its target (see {@link peek}). */
-const PEEK = Symbol("journal peek");
+/**
+ * What every journal's proxy answers with its target (see {@link peek}). Hot code that peeks at one
+ * kind of record may read it at a site of its own (`record[PEEK] ?? record`): `peek`'s single load
+ * site sees every shape of object and turns megamorphic (a stub-cache probe per call).
+ * @example
+ * const plain = ((run as { [PEEK]?: Run })[PEEK] ?? run);
+ */
+export const PEEK = Symbol("journal peek");
 
 /**
  * The plain object behind a transaction's proxy (any other value as it is), for an operation that

@@ -9,6 +9,7 @@
  * the workspace (a confirmed saved plan waits for it before applying).
  */
 import { UsageError } from "../kernel/errors.js";
+import { PEEK } from "../kernel/journal.js";
 import { takeTransition } from "../kernel/machine.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext } from "../kernel/simulator.js";
@@ -17,7 +18,7 @@ import { PAUSE_STATES, RUNNING_STATES, isFinalRunStatus, runMachine, type RunEve
 import { configurationVersionMachine } from "./configuration-version-machine.js";
 import { indexes } from "./indexes.js";
 import { configurationResources } from "./configuration-resources.js";
-import { type ResourceCounts, type Run, type RunsState, type Workspace } from "./state.js";
+import { type ResourceCounts, type Run, type RunsIndexes, type RunsState, type Workspace } from "./state.js";
 
 
 /**
@@ -205,6 +206,21 @@ export function dwellMs(run: Run): number {
   return phase === undefined ? 0 : run.outcome.durations[phase];
 }
 
+/** The plain records behind journal proxies, each read at a load site of its own (see `PEEK`). */
+type Peekable<T> = T & { readonly [PEEK]?: T };
+function plainRun(run: Run): Run {
+  return (run as Peekable<Run>)[PEEK] ?? run;
+}
+function plainState(state: RunsState): RunsState {
+  return (state as Peekable<RunsState>)[PEEK] ?? state;
+}
+function plainWorkspace(workspace: Workspace): Workspace {
+  return (workspace as Peekable<Workspace>)[PEEK] ?? workspace;
+}
+function plainIndexes(index: RunsIndexes): RunsIndexes {
+  return (index as Peekable<RunsIndexes>)[PEEK] ?? index;
+}
+
 /**
  * Plans the run's next automatic move after any change: cancels the scheduled one, then schedules
  * the next (`timed`), takes it at once (`immediate`), or leaves it to {@link step} (`manual`).
@@ -212,18 +228,22 @@ export function dwellMs(run: Run): number {
  * run.outcome = mergeOutcome(run.outcome, { progression: "immediate" }); reschedule(ctx, run);
  */
 export function reschedule(ctx: OperationContext<RunsState>, run: Run): void {
-  if (run.pendingMove !== null) {
-    ctx.cancel(run.pendingMove);
+  // Reads go through the plain records (`peek`), writes through `run` (a journal proxy inside a
+  // transaction): the reading functions then see one shape of object whether a request or a timed
+  // move calls them, and V8 compiles their loads for it (docs/decisions/kernel.md, issue 25).
+  const plain = plainRun(run);
+  if (plain.pendingMove !== null) {
+    ctx.cancel(plain.pendingMove);
     run.pendingMove = null;
   }
-  const next = nextAutomatic(ctx.state, run);
+  const next = nextAutomatic(plainState(ctx.state), plain);
   if (next === undefined) return;
-  switch (run.outcome.progression) {
+  switch (plain.outcome.progression) {
     case "immediate":
       take(ctx, run, next);
       return;
     case "timed":
-      run.pendingMove = ctx.schedule(ctx.now + dwellMs(run), RUN_STEP_MOVE, { runId: run.id, status: run.status });
+      run.pendingMove = ctx.schedule(ctx.now + dwellMs(plain), RUN_STEP_MOVE, { runId: plain.id, status: plain.status });
       return;
     case "manual":
       return;
@@ -271,7 +291,7 @@ export function take(ctx: OperationContext<RunsState>, run: Run, event: RunEvent
   const from = run.status;
   const to = takeTransition(ctx, runMachine, from, event, { resource: run.id });
   run.status = to;
-  run.statusTimestamps[to] = ctx.now;
+  stampRun(run.statusTimestamps, to, ctx.now);
   enter(ctx, run, from, to);
   if (isFinalRunStatus(to)) {
     if (run.pendingMove !== null) {
@@ -294,11 +314,133 @@ type PolicyCheck = RunsState["policyChecks"][string];
 
 type Phase = RunsState["plans"][string];
 
+/**
+ * Records when a run entered `status`. A store of a key chosen at run time that adds a property
+ * is a megamorphic keyed store (a map transition found in the runtime, some 380 instructions,
+ * 1.6 per timed move); a named store per status is a transition each site learns once.
+ */
+function stampRun(stamps: Run["statusTimestamps"], status: RunStatus, now: number): void {
+  switch (status) {
+    case "pending":
+      stamps.pending = now;
+      return;
+    case "fetching":
+      stamps.fetching = now;
+      return;
+    case "fetching_completed":
+      stamps.fetching_completed = now;
+      return;
+    case "pre_plan_running":
+      stamps.pre_plan_running = now;
+      return;
+    case "pre_plan_completed":
+      stamps.pre_plan_completed = now;
+      return;
+    case "queuing":
+      stamps.queuing = now;
+      return;
+    case "plan_queued":
+      stamps.plan_queued = now;
+      return;
+    case "planning":
+      stamps.planning = now;
+      return;
+    case "planned":
+      stamps.planned = now;
+      return;
+    case "cost_estimating":
+      stamps.cost_estimating = now;
+      return;
+    case "cost_estimated":
+      stamps.cost_estimated = now;
+      return;
+    case "policy_checking":
+      stamps.policy_checking = now;
+      return;
+    case "policy_override":
+      stamps.policy_override = now;
+      return;
+    case "policy_soft_failed":
+      stamps.policy_soft_failed = now;
+      return;
+    case "policy_checked":
+      stamps.policy_checked = now;
+      return;
+    case "confirmed":
+      stamps.confirmed = now;
+      return;
+    case "post_plan_running":
+      stamps.post_plan_running = now;
+      return;
+    case "post_plan_completed":
+      stamps.post_plan_completed = now;
+      return;
+    case "planned_and_finished":
+      stamps.planned_and_finished = now;
+      return;
+    case "planned_and_saved":
+      stamps.planned_and_saved = now;
+      return;
+    case "apply_queued":
+      stamps.apply_queued = now;
+      return;
+    case "applying":
+      stamps.applying = now;
+      return;
+    case "applied":
+      stamps.applied = now;
+      return;
+    case "discarded":
+      stamps.discarded = now;
+      return;
+    case "errored":
+      stamps.errored = now;
+      return;
+    case "canceled":
+      stamps.canceled = now;
+      return;
+    case "force_canceled":
+      stamps.force_canceled = now;
+      return;
+    default:
+      (stamps as Record<string, number>)[status as string] = now;
+  }
+}
+
+/** Records when a plan or apply entered `status` (named stores, as {@link stampRun}). */
+function stampPhase(stamps: Phase["statusTimestamps"], status: PlanStatus, now: number): void {
+  switch (status) {
+    case "pending":
+      stamps.pending = now;
+      return;
+    case "queued":
+      stamps.queued = now;
+      return;
+    case "running":
+      stamps.running = now;
+      return;
+    case "finished":
+      stamps.finished = now;
+      return;
+    case "errored":
+      stamps.errored = now;
+      return;
+    case "canceled":
+      stamps.canceled = now;
+      return;
+    case "unreachable":
+      stamps.unreachable = now;
+      return;
+    default:
+      (stamps as Record<string, number>)[status as string] = now;
+  }
+}
+
 /** Sets a plan's or apply's status and its timestamp (nothing when the record is gone). */
 function setPhase(phase: Phase | undefined, status: PlanStatus, now: number): void {
   if (phase) {
     phase.status = status;
-    phase.statusTimestamps[status] = now;
+    stampPhase(phase.statusTimestamps, status, now);
   }
 }
 
@@ -515,24 +657,30 @@ function finished(ctx: OperationContext<RunsState>, run: Run): void {
  * dispatch(ctx, workspace); // the oldest waiting run takes the workspace
  */
 export function dispatch(ctx: OperationContext<RunsState>, workspace: Workspace): void {
-  if (workspace.lockedBy !== null) {
-    const holder = ctx.state.runs[workspace.lockedBy];
-    if (holder !== undefined && !isFinalRunStatus(holder.status)) return;
+  // Reads through the plain records, writes through `workspace` and the state (see reschedule).
+  // (A key deleted earlier in the transaction reads as the journal's marker, not an object.)
+  const runs = plainState(ctx.state).runs;
+  const plain = plainWorkspace(workspace);
+  if (plain.lockedBy !== null) {
+    const holder = runs[plain.lockedBy];
+    if (typeof holder === "object" && !isFinalRunStatus(holder.status)) return;
     workspace.lockedBy = null;
   }
   // A user's or team's lock keeps every run out until it is unlocked (which dispatches again).
-  if (workspace.lock !== null) return;
-  // The workspace's runs in creation (= seq) order: the first waiting one is the oldest.
-  let waiting: Run | undefined;
-  for (const id of indexes(ctx.state).runsByWorkspace[workspace.id] ?? []) {
-    const r = ctx.state.runs[id];
-    if (r !== undefined && ((r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan))) {
-      waiting = r;
+  if (plain.lock !== null) return;
+  // The workspace's runs in creation (= seq) order: the first waiting one is the oldest. (The
+  // indexes are looked up through the state: a first lookup builds them, a write to record.)
+  let waiting: string | undefined;
+  for (const id of plainIndexes(indexes(ctx.state)).runsByWorkspace[plain.id] ?? []) {
+    const r = runs[id];
+    if (typeof r === "object" && ((r.status === "pending" && needsWorkspace(r)) || (r.status === "confirmed" && r.savePlan))) {
+      waiting = id;
       break;
     }
   }
   if (waiting === undefined) return;
-  workspace.lockedBy = waiting.id;
-  workspace.currentRunId = waiting.id;
-  reschedule(ctx, waiting);
+  workspace.lockedBy = waiting;
+  workspace.currentRunId = waiting;
+  const run = ctx.state.runs[waiting];
+  if (run !== undefined) reschedule(ctx, run);
 }
