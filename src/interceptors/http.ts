@@ -185,10 +185,10 @@ export interface ServiceMount {
  * without a body; none for 1xx, 204 and 304, which never have a body, nor when the service set
  * `Content-Length` or `Transfer-Encoding` itself). Go's net/http, which the real services run
  * on, sends these small answers the same way rather than chunked.
- * @param body - the body as the transport will send it (bytes), `undefined` for none.
+ * @param body - the body as the transport will send it (bytes, or its byte length), `undefined` for none.
  * @example withContentLength({ status: 202, headers: {} }, undefined) // { "content-length": "0" }
  */
-export function withContentLength(response: SimResponse, body: Uint8Array | undefined): Record<string, string> {
+export function withContentLength(response: SimResponse, body: Uint8Array | number | undefined): Record<string, string> {
   // Copied key by key: a spread copy takes about 1 us more to grow by one key (V8 gives it a map
   // that no added key can follow, measured on Node 20), and this runs for every answer.
   const headers: Record<string, string> = {};
@@ -201,7 +201,7 @@ export function withContentLength(response: SimResponse, body: Uint8Array | unde
   }
   if (framed) return headers;
   if (response.status < 200 || response.status === 204 || response.status === 304) return headers;
-  headers["content-length"] = String(body?.length ?? 0);
+  headers["content-length"] = String(typeof body === "number" ? body : (body?.length ?? 0));
   return headers;
 }
 

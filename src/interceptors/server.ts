@@ -405,11 +405,16 @@ async function sendStream(res: ServerResponse, response: SimResponse, stream: ()
  */
 function send(res: ServerResponse, response: SimResponse, head: boolean): void {
   try {
-    const body = response.body === undefined ? undefined : typeof response.body === "string" ? Buffer.from(response.body, "utf8") : Buffer.from(response.body);
-    const headers = withContentLength(response, body);
+    const body = response.body;
+    // A string body goes out as a string: node:http writes the head and a string body in one
+    // write of one string, where bytes take a second buffer and a gathered write (writev). The
+    // Content-Length is its UTF-8 byte length, counted without encoding it.
+    const length = body === undefined ? undefined : typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.byteLength;
+    const headers = withContentLength(response, length);
     res.writeHead(response.status, headers);
-    if (body !== undefined && !head) res.end(body);
-    else res.end();
+    if (body === undefined || head) res.end();
+    else if (typeof body === "string") res.end(body, "utf8");
+    else res.end(Buffer.from(body));
   } catch (error) {
     if (res.headersSent) {
       res.destroy();

@@ -205,6 +205,25 @@ describe("the local server under awkward clients", () => {
     ]);
   });
 
+  it("sends a body with characters outside ASCII as UTF-8, its Content-Length counting bytes (GET and HEAD, one connection)", async () => {
+    const { server, base, path } = await start();
+    const name = "é💥ü-\u0000-名前";
+    const created = (await (await fetch(`${base}/things`, { method: "POST", body: JSON.stringify({ name }) })).json()) as { id: string };
+    const requests = [
+      serialize({ method: "GET", target: `${path}/things/${created.id}`, headers: [["Host", "x"]] }),
+      serialize({ method: "HEAD", target: `${path}/things/${created.id}`, headers: [["Host", "x"]] }),
+      serialize({ method: "GET", target: `${path}/things/${created.id}`, headers: [["Host", "x"]] }),
+    ];
+    const { responses } = await rawExchange(server.port, [Buffer.concat(requests)], ["GET", "HEAD", "GET"]);
+    const [get, head, again] = responses;
+    expect(get?.status).toBe(200);
+    expect((JSON.parse(get?.body.toString("utf8") ?? "") as { name: string }).name).toBe(name);
+    const bytes = Buffer.byteLength(get?.body.toString("utf8") ?? "");
+    expect(bytes).toBeGreaterThan(get?.body.toString("utf8").length ?? 0);
+    expect([get?.headers["content-length"], head?.headers["content-length"], again?.headers["content-length"]]).toEqual([String(bytes), String(bytes), String(bytes)]);
+    expect([get?.body.length, head?.body.length, again?.body.length]).toEqual([bytes, 0, bytes]);
+  });
+
   it("survives clients that go away mid-request, stores nothing of them, and keeps serving", async () => {
     const { server, base, path, doubles } = await start();
     const cuts = [
