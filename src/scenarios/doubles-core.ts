@@ -39,7 +39,7 @@ import { canonicalOrigin } from "../interceptors/owned-origins.js";
 import { isoMillis } from "../simulator/kernel/time.js";
 import type { UserRouteName } from "../interceptors/vocabulary.js";
 import type { PassthroughOption, UserRouteHandle, UserRouteHandler, UserRoutes } from "./user-routes.js";
-import { BundleRecorder, DEFAULT_BUNDLE_LIMIT, encodeValue } from "./bundles/recorder.js";
+import { BundleRecorder, DEFAULT_BUNDLE_LIMIT, encodeValue, restoreEvent } from "./bundles/recorder.js";
 import { makeBundle, writeBundle, type Bundle } from "./bundles/bundle.js";
 
 /** How many unhandled requests {@link DoublesCore.unhandledRequests} keeps. */
@@ -568,7 +568,7 @@ export class DoublesCore {
 
   /** Puts back a {@link DoublesCore.snapshot}. The clock does not move back. */
   restore(snapshot: SimulatorSnapshot): void {
-    if (this.recorder.enabled) this.recorder.control({ kind: "restore", at: this.recorder.time(), snapshot: encodeValue(snapshot, "restore", []) });
+    if (this.recorder.enabled) this.recorder.control(restoreEvent(this.recorder.time(), snapshot as unknown as Readonly<Record<string, unknown>>));
     this.sim.restore(snapshot);
   }
 

@@ -6,6 +6,7 @@
  * ordered log. Replaying the log on fresh doubles with the same seed, start and scenario rebuilds
  * the same world (docs/decisions/bundles.md).
  */
+import { isSealed } from "../../simulator/kernel/clone.js";
 import type { SimRequest, SimResponse } from "../../interceptors/message.js";
 
 /** Events kept by default before recording stops (the bundle is then refused as incomplete). */
@@ -234,6 +235,35 @@ function encodeInner(value: unknown, where: string, problems: string[], path: Se
   } finally {
     path.delete(value);
   }
+}
+
+/**
+ * The `restore` event of `snapshot`, taken at `at`. A snapshot's service states, as
+ * `Simulator.snapshot()` makes them, are sealed (frozen, never changed): they are kept by reference
+ * and encoded only when a bundle is written, so a restore costs the recorder what the restore
+ * touches (the schedule, ids and stored bytes, encoded now), not every stored resource.
+ * Any other snapshot is encoded now.
+ * @example recorder.control(restoreEvent(recorder.time(), doubles.snapshot()))
+ */
+export function restoreEvent(at: number, snapshot: Readonly<Record<string, unknown>>): ControlEvent {
+  const services = snapshot.services as Readonly<Record<string, unknown>> | undefined;
+  if (services === undefined || !Object.values(services).every(isSealed)) return { kind: "restore", at, snapshot: encodeValue(snapshot, "restore", []) };
+  const parts: Record<string, EncodedValue> = {};
+  for (const key of Object.keys(snapshot)) if (key !== "services") parts[key] = encodeValue(snapshot[key], `restore.${key}`, []);
+  let encoded: EncodedValue | undefined;
+  const event = { kind: "restore", at } as { kind: "restore"; at: number; snapshot: EncodedValue };
+  Object.defineProperty(event, "snapshot", {
+    enumerable: true,
+    get: () => {
+      if (encoded === undefined) {
+        const whole: Record<string, EncodedValue> = {};
+        for (const key of Object.keys(snapshot)) whole[key] = key === "services" ? encodeValue(services, "restore.services", []) : (parts[key] as EncodedValue);
+        encoded = whole;
+      }
+      return encoded;
+    },
+  });
+  return event;
 }
 
 /**

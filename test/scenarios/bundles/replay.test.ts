@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { configurationArchive } from "../../../src/index.js";
 import { readBundle, type Bundle, type BundleRequest } from "../../../src/scenarios/bundles/bundle.js";
 import { replayBundle } from "../../../src/scenarios/bundles/replay.js";
-import { encodeValue } from "../../../src/scenarios/bundles/recorder.js";
+import { encodeValue, restoreEvent } from "../../../src/scenarios/bundles/recorder.js";
 import { createDoubles, type Doubles } from "../../../src/scenarios/doubles.js";
 import { exportState, stateText } from "../../../src/scenarios/state/document.js";
 import { describeEachTransport, type StartedTransport } from "../../support/transports.js";
@@ -250,5 +250,30 @@ describe("encodeValue", () => {
     // The same object twice side by side is no cycle.
     const shared = { x: 1 };
     expect(encodeValue([shared, shared], "arg", [])).toEqual([{ x: 1 }, { x: 1 }]);
+  });
+});
+
+describe("a restored snapshot in a bundle", () => {
+  it("is written as the snapshot stood when it was restored, and replays identically", async () => {
+    const doubles = createDoubles({ seed: 6 });
+    const acme = doubles.runs.addOrganization("acme");
+    const saved = doubles.snapshot();
+    doubles.runs.addWorkspace(acme, { name: "later" });
+    doubles.restore(saved);
+    const event = restoreEvent(0, saved as unknown as Record<string, unknown>);
+    const server = await doubles.listen();
+    try {
+      expect((await fetch(`${server.url}/v1/sys/health`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const bundle = doubles.bundleDocument();
+    const restored = bundle.events.find((e) => e.kind === "restore") as { snapshot: unknown } | undefined;
+    expect(restored?.snapshot).toEqual(encodeValue(saved, "restore", []));
+    expect(event.kind === "restore" && event.snapshot).toEqual(encodeValue(saved, "restore", []));
+    const result = await replayBundle(bundle);
+    expect(JSON.stringify(result.doubles.snapshot().services)).toBe(JSON.stringify(doubles.snapshot().services));
+    await result.doubles.close();
+    expect(result.mismatch?.report).toBeUndefined();
   });
 });
