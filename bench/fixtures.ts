@@ -22,9 +22,12 @@ export interface RunGet {
   readonly reply: StaticReply;
 }
 
-/** Builds {@link RunGet} (seed 1: the same bytes every time); `journal: { limit: 0 }` keeps no journal. */
-export async function runGet(options: { readonly coverage?: boolean; readonly journal?: { readonly limit?: number }; readonly bundle?: boolean | { readonly limit?: number } } = {}): Promise<RunGet> {
-  const doubles = createDoubles({ seed: 1, ...options });
+/**
+ * One run stored in `doubles` and taken to its end (a workspace of organization `acme`, a user
+ * with admin rights on it, a configuration uploaded, a no-changes plan, 5 minutes advanced), and the
+ * user's bearer token that reads it.
+ */
+export function storeFinishedRun(doubles: Doubles): { readonly run: { readonly id: string }; readonly token: string } {
   const { runs } = doubles;
   const workspace = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
   const user = runs.addUser({ permissions: { [workspace.id]: "admin" } });
@@ -35,6 +38,13 @@ export async function runGet(options: { readonly coverage?: boolean; readonly jo
   doubles.advance("5m");
   const run = runs.runsOf(workspace.id)[0];
   if (!run) throw new Error("bench: no run was created");
+  return { run, token };
+}
+
+/** Builds {@link RunGet} (seed 1: the same bytes every time); `journal: { limit: 0 }` keeps no journal. */
+export async function runGet(options: { readonly coverage?: boolean; readonly journal?: { readonly limit?: number }; readonly bundle?: boolean | { readonly limit?: number } } = {}): Promise<RunGet> {
+  const doubles = createDoubles({ seed: 1, ...options });
+  const { run, token } = storeFinishedRun(doubles);
   const url = `${doubles.baseUrls().runs?.api ?? ""}/runs/${run.id}`;
   const headers = { authorization: `Bearer ${token}` };
   const request: SimRequest = { method: "GET", url: new URL(url), headers, body: new Uint8Array() };

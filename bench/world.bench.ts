@@ -23,6 +23,7 @@
  * - The nock transport's cycle, shown without a target.
  */
 import { fetchText, staticReply, type StaticReply } from "./anchors.js";
+import { storeFinishedRun } from "./fixtures.js";
 import { row, type Measure } from "./table.js";
 import { createDoubles, type Doubles } from "../src/scenarios/doubles.js";
 import type { SimulatorSnapshot } from "../src/simulator/kernel/simulator.js";
@@ -47,16 +48,7 @@ async function tokenGet(): Promise<WorldGet> {
 /** A world (seed 1) holding one finished run, as a snapshot, and the GET of that run. */
 async function storedRun(): Promise<WorldGet & { readonly world: SimulatorSnapshot }> {
   const doubles = createDoubles({ seed: 1 });
-  const { runs } = doubles;
-  const workspace = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
-  const user = runs.addUser({ permissions: { [workspace.id]: "admin" } });
-  const token = runs.issueUserToken(user.id);
-  runs.uploadConfiguration(workspace.id, { as: user.id, autoQueueRuns: false });
-  runs.nextRun(workspace.id, { plan: "no-changes" });
-  runs.queueRun(workspace.id, { as: user.id });
-  doubles.advance("5m");
-  const run = runs.runsOf(workspace.id)[0];
-  if (!run) throw new Error("bench: no run was created");
+  const { run, token } = storeFinishedRun(doubles);
   const url = `${doubles.baseUrls().runs.api}/runs/${run.id}`;
   const headers = { authorization: `Bearer ${token}` };
   const response = await doubles.handler.handle({ method: "GET", url: new URL(url), headers, body: new Uint8Array() });

@@ -9,6 +9,7 @@ import { startDevServer, type DevServer } from "../src/cli/serve.js";
 import { Worlds } from "../src/cli/worlds.js";
 import type { Doubles } from "../src/scenarios/doubles.js";
 import { httpGet } from "./anchors.js";
+import { storeFinishedRun } from "./fixtures.js";
 import { row } from "./table.js";
 
 const JSON_TYPE = { "content-type": "application/json" };
@@ -85,18 +86,9 @@ row({
   },
 });
 
-/** One finished run in `doubles` (as bench/fixtures.ts's runGet), and the bearer token reading it. */
+/** One finished run in `doubles` (storeFinishedRun), as a path and the headers reading it. */
 function storeRun(doubles: Doubles): { path: string; headers: Record<string, string> } {
-  const { runs } = doubles;
-  const workspace = runs.addWorkspace(runs.addOrganization("acme"), { name: "prod" });
-  const user = runs.addUser({ permissions: { [workspace.id]: "admin" } });
-  const token = runs.issueUserToken(user.id);
-  runs.uploadConfiguration(workspace.id, { as: user.id, autoQueueRuns: false });
-  runs.nextRun(workspace.id, { plan: "no-changes" });
-  runs.queueRun(workspace.id, { as: user.id });
-  doubles.advance("5m");
-  const run = runs.runsOf(workspace.id)[0];
-  if (!run) throw new Error("bench: no run was created");
+  const { run, token } = storeFinishedRun(doubles);
   return { path: `/api/v2/runs/${run.id}`, headers: { authorization: `Bearer ${token}` } };
 }
 
