@@ -6,6 +6,7 @@
 import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultPlan, FaultSource } from "./faults.js";
+import type { WireMutation } from "./mutation.js";
 import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
 import { encodeHeaderValues, headerValuesPrintable } from "./header-values.js";
 import type { EndpointNote, HttpService, NamedRoute, ServiceMount, SimRequest, SimResponse } from "./http.js";
@@ -32,6 +33,8 @@ export interface HandlerOptions {
   readonly journal?: RequestJournal;
   /** Faults to apply (`doubles.faults`): asked once per routed request. */
   readonly faults?: FaultSource;
+  /** One deliberate change to a route's answers (a service mutant; see src/interceptors/mutation.ts). */
+  readonly mutation?: WireMutation;
   /**
    * Called once per answered request of a mounted service (not for URLs no service owns) with the
    * service's name, the endpoint the request reached (`undefined`: none of the service's

@@ -15,6 +15,7 @@ import { IdSource, type IdState } from "./ids.js";
 import { Journal } from "./journal.js";
 import { Schedule, type MovePayload, type ScheduledMove, type SchedulerState } from "./scheduler.js";
 import type { Machine } from "./machine.js";
+import type { SimulatorMutation } from "./mutation.js";
 import type { TraceEvent, TraceListener, Tracer } from "./trace.js";
 
 /**
@@ -106,6 +107,11 @@ export interface SimulatorOptions {
   // The array holds definitions of different state types.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   services: readonly ServiceDefinition<any>[];
+  /**
+   * One deliberate change to the services' tables (a service mutant; see
+   * src/simulator/kernel/mutation.ts). Absent: the faithful services.
+   */
+  mutation?: SimulatorMutation;
 }
 
 /** What a transaction changed outside the service state, to put back on failure (each list made on first use). */
