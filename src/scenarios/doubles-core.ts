@@ -41,6 +41,8 @@ import type { UserRouteName } from "../interceptors/vocabulary.js";
 import type { PassthroughOption, UserRouteHandle, UserRouteHandler, UserRoutes } from "./user-routes.js";
 import { BundleRecorder, DEFAULT_BUNDLE_LIMIT, encodeValue, restoreEvent } from "./bundles/recorder.js";
 import { makeBundle, writeBundle, type Bundle } from "./bundles/bundle.js";
+import { selectMutant } from "./mutants/select.js";
+import type { Mutant } from "./mutants/types.js";
 
 /** How many unhandled requests {@link DoublesCore.unhandledRequests} keeps. */
 const UNHANDLED_KEPT = 1000;
@@ -115,6 +117,16 @@ export interface DoublesCoreOptions {
    * docs/decisions/bundles.md.
    */
   readonly bundle?: boolean | { readonly limit?: number };
+  /**
+   * Build these doubles as a service mutant: the faithful fake with one deliberate change to its
+   * tables (a mutant id from `infra-doubles mutate --list`, or a {@link Mutant}). Absent: the
+   * environment variable `INFRA_DOUBLES_MUTANT` (set by `infra-doubles mutate` for the test
+   * command), else the faithful fake. `null`: the faithful fake whatever the environment says.
+   * See docs/guides/find-what-your-tests-would-not-notice.md.
+   * @throws {UsageError} naming the id when no mutant has it.
+   * @example createDoubles({ mutant: "runs:transition-removed:run/planned/confirm" })
+   */
+  readonly mutant?: string | Mutant | null;
 }
 
 /** Options of {@link DoublesCore.intercept}. */
@@ -305,6 +317,12 @@ export class DoublesCore {
   private readonly recorder: BundleRecorder;
   /** Simulated time at creation (where a replay's manual clock starts). */
   private readonly createdAt: number;
+  /**
+   * The service mutant these doubles were built as (the `mutant` option or `INFRA_DOUBLES_MUTANT`),
+   * or `undefined` for the faithful fake.
+   * @example createDoubles({ mutant: id }).mutant?.description
+   */
+  readonly mutant: Mutant | undefined;
 
   constructor(plugins: readonly ServicePlugin<unknown>[], options: DoublesCoreOptions = {}) {
     checkDoublesOptions(options, plugins);
@@ -323,10 +341,12 @@ export class DoublesCore {
       if (options.serverOnly !== undefined) recorder.note("serverOnly: the extra server mounts are not rebuilt on replay");
     }
     this.hostSuffix = options.uniqueOrigins === true ? `-${++uniqueOriginsCount}` : "";
+    this.mutant = selectMutant(plugins, options.mutant);
     this.sim = new Simulator({
       clock: this.clock,
       seed: options.seed ?? 1,
       services: plugins.map((p) => p.definition),
+      ...(this.mutant?.change.layer === "simulator" ? { mutation: this.mutant.change.mutation } : {}),
     });
     this.passthroughTargets = this.checkedPassthrough(options.passthrough);
     const table = this.userRouteTable;
@@ -685,6 +705,7 @@ export class DoublesCore {
       faults: this.faults,
       fallback: this.fallback,
       ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
+      ...(this.mutant?.change.layer === "wire" ? { mutation: this.mutant.change.mutation } : {}),
     });
     return this.nockHandler;
   }
@@ -738,6 +759,7 @@ export class DoublesCore {
       faults: this.faults,
       fallback: this.fallback,
       ...(this.collector === undefined ? {} : { observe: this.collector.observe }),
+      ...(this.mutant?.change.layer === "wire" ? { mutation: this.mutant.change.mutation } : {}),
     });
     return holder.handler;
   }

@@ -13,7 +13,7 @@ import type { ServicePlugin } from "./plugin.js";
 const levenshtein = lazyRequire<typeof import("fastest-levenshtein")>("fastest-levenshtein");
 
 /** The top-level option keys, in the order the messages list them. */
-export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins", "passthrough", "state", "bundle"]);
+export const OPTION_KEYS: readonly string[] = Object.freeze(["seed", "clock", "start", "baseUrls", "serverOnly", "scenario", "coverage", "journal", "uniqueOrigins", "passthrough", "state", "bundle", "mutant"]);
 const CLOCK_NAMES: readonly string[] = ["manual", "fake-timers", "system", "advanceable"];
 
 /**
