@@ -22,6 +22,7 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
                           [--allowed-host NAME]... [--control-token TOKEN]
                           [--split] [--runs-port N] [--access-control-port N] [--secrets-port N]
                           [--passthrough SERVICE=URL]... [--world-idle DURATION] [--max-worlds N] [--state FILE]
+                          [--mutant ID]
        infra-doubles run FILE [--seed N] [--start TIME]
        infra-doubles diagram TABLE [--format mermaid|svg] [--coverage FILE]
        infra-doubles diagram --list
@@ -97,6 +98,8 @@ Options:
       --state FILE load the world saved in FILE at start (when it exists: instead of the default
                    scenario or --scenario), and write it there on exit (SIGINT, SIGTERM) and on
                    POST /_sim/state/save (a temporary file, then a rename)
+      --mutant ID  build the world as this service mutant (infra-doubles mutate --list names them;
+                   default: the --scenario document's mutant, else INFRA_DOUBLES_MUTANT, else none)
       --json       print one line of JSON on start instead of the banner
       --world-idle DURATION
                    close a world (POST /_sim/worlds) that received no request for this long, in
@@ -159,6 +162,8 @@ export interface ServeCommand {
   readonly maxWorlds?: number;
   /** `--state FILE`: the world file loaded at start (when it exists) and written on exit. */
   readonly state?: string;
+  /** `--mutant ID`: the service mutant the world is built as. */
+  readonly mutant?: string;
 }
 
 /** The service keys `--passthrough` takes. */
@@ -260,6 +265,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
   if (start !== undefined && clock === "system") return { command: "usage", problem: "--start needs --clock manual or advanceable (the system clock keeps the real time)" };
   if (values.scenario !== undefined && values.scenario.trim() === "") return { command: "usage", problem: "--scenario must name a file" };
   if (values.state !== undefined && values.state.trim() === "") return { command: "usage", problem: "--state must name a file" };
+  if (values.mutant !== undefined && values.mutant.trim() === "") return { command: "usage", problem: "--mutant must name a mutant (infra-doubles mutate --list names them)" };
   if (values["with-default"] === true && values.scenario === undefined) {
     return { command: "usage", problem: "--with-default needs --scenario FILE (without a document the default scenario is always served)" };
   }
@@ -324,6 +330,7 @@ export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand
     ...(worldIdleMs === undefined ? {} : { worldIdleMs }),
     ...(maxWorlds === undefined ? {} : { maxWorlds }),
     ...(values.state === undefined ? {} : { state: values.state }),
+    ...(values.mutant === undefined ? {} : { mutant: values.mutant.trim() }),
   };
 }
 
@@ -419,6 +426,7 @@ function parse(argv: readonly string[]) {
       coverage: { type: "string" },
       list: { type: "boolean" },
       state: { type: "string" },
+      mutant: { type: "string" },
       until: { type: "string" },
       diff: { type: "string" },
       help: { type: "boolean", short: "h" },

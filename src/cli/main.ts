@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { ScenarioDocumentError } from "../scenarios/document/errors.js";
 import { StateDocumentError } from "../scenarios/state/errors.js";
+import { UsageError } from "../simulator/kernel/errors.js";
 import { parseCommand, USAGE } from "./args.js";
 import { runDiagram } from "./diagram.js";
 import { runReplay } from "./replay.js";
@@ -82,6 +83,7 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       ...(command.withDefault === true ? { withDefault: true } : {}),
       ...(command.passthrough === undefined ? {} : { passthrough: command.passthrough }),
       ...(command.state === undefined ? {} : { state: command.state }),
+      ...(command.mutant === undefined ? {} : { mutant: command.mutant }),
       ...extra,
     });
   } catch (error) {
@@ -92,6 +94,10 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
     if (error instanceof ScenarioDocumentError) {
       const where = error.file === undefined ? `--scenario ${command.scenario ?? ""}: ` : "";
       io.stderr.write(`infra-doubles: ${where}${error.message.replace(/^infra-doubles: /, "")}\n`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof UsageError && error.message.startsWith("mutants: ")) {
+      io.stderr.write(`infra-doubles: ${error.message}\n`);
       return EXIT_USAGE;
     }
     io.stderr.write(`infra-doubles: cannot start the server on ${command.host}:${command.port}: ${(error as Error).message}\n`);

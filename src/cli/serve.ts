@@ -78,6 +78,17 @@ export interface DevServerOptions {
    * (the CLI closes on SIGINT/SIGTERM) and on `POST /_sim/state/save`, atomically.
    */
   readonly state?: string;
+  /**
+   * A service mutant id to build the world as (`serve --mutant ID`; see `infra-doubles mutate
+   * --list`). Absent: the `scenario` document's `mutant`, else the environment variable
+   * `INFRA_DOUBLES_MUTANT`, else the faithful fake. Ignored when `doubles` is given.
+   */
+  readonly mutant?: string | null;
+}
+
+/** The `mutant` field of a {@link DevServer} built as one. */
+function mutantOf(doubles: DoublesCore): { mutant?: { id: string; description: string } } {
+  return doubles.mutant === undefined ? {} : { mutant: { id: doubles.mutant.id, description: doubles.mutant.description } };
 }
 
 /** A running dev server. */
@@ -104,6 +115,8 @@ export interface DevServer extends AsyncDisposable {
   readonly host: string;
   /** What the `scenario` document's names resolved to (ids, tokens), when one was loaded. */
   readonly scenario?: ScenarioNames;
+  /** The service mutant the world was built as (`--mutant`, the document's, the environment's): its id and behaviour in words. */
+  readonly mutant?: { readonly id: string; readonly description: string };
   /** Stops the server (connections included), then writes the world to the `state` file when there is one. */
   close(): Promise<void>;
 }
@@ -124,19 +137,23 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const seed = options.seed ?? 1;
   // No replay-bundle recording: a server runs for hours, and nothing writes its bundle.
   const clock = { bundle: false, clock: options.clock ?? "advanceable", ...(options.start === undefined ? {} : { start: options.start }), ...(options.passthrough === undefined ? {} : { passthrough: options.passthrough }) } as const;
-  const doubles =
-    options.doubles ?? (options.plugins ? new DoublesCore(options.plugins, { ...clock, seed }) : createDoubles({ ...clock, seed }));
-  let document: unknown;
+  let document: ScenarioDocument | undefined;
   // A saved world replaces the default scenario and the document; checked before the server starts.
   const stateFile = options.state;
   const loadState = stateFile !== undefined && stateFileExists(stateFile);
-  if (stateFile !== undefined) useStateFile(doubles, stateFile);
-  if (loadState) loadStateFile(stateFile, doubles);
   if (options.scenario !== undefined && !loadState) {
-    if (!(doubles instanceof Doubles)) throw new ScenarioDocumentError("reference", [{ path: "", expected: "a scenario document needs every service (serve the default doubles)" }]);
+    if (options.doubles !== undefined && !(options.doubles instanceof Doubles)) throw new ScenarioDocumentError("reference", [{ path: "", expected: "a scenario document needs every service (serve the default doubles)" }]);
+    if (options.doubles === undefined && options.plugins !== undefined) throw new ScenarioDocumentError("reference", [{ path: "", expected: "a scenario document needs every service (serve the default doubles)" }]);
     // Checked before the server starts: an invalid document never binds a port.
     document = typeof options.scenario === "string" ? loadScenario(options.scenario) : options.scenario;
   }
+  // The mutant is part of the build: the flag, else the document's, else the environment's.
+  const mutantId = options.mutant !== undefined ? options.mutant : typeof document?.mutant === "string" ? document.mutant : undefined;
+  const mutant = mutantId === undefined ? {} : { mutant: mutantId };
+  const doubles =
+    options.doubles ?? (options.plugins ? new DoublesCore(options.plugins, { ...clock, seed, ...mutant }) : createDoubles({ ...clock, seed, ...mutant }));
+  if (stateFile !== undefined) useStateFile(doubles, stateFile);
+  if (loadState) loadStateFile(stateFile, doubles);
   let scenario: ScenarioNames | undefined;
   const services: Record<string, Record<string, unknown>> = {};
   const host = options.host ?? DEFAULT_HOST;
@@ -195,6 +212,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       services,
       host,
       ...(scenario === undefined ? {} : { scenario }),
+      ...mutantOf(doubles),
       ...(split.controlToken === undefined ? {} : { controlToken: split.controlToken }),
       close: closeSplit,
       [Symbol.asyncDispose]: closeSplit,
@@ -210,6 +228,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     services,
     host,
     ...(scenario === undefined ? {} : { scenario }),
+    ...mutantOf(doubles),
     ...(server.controlToken === undefined ? {} : { controlToken: server.controlToken }),
     close,
     [Symbol.asyncDispose]: close,
@@ -221,16 +240,17 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
  * token, "<service key>": <default scenario result>, ..., "scenario"?: <the document's names>}` as
  * one line (no newline inside); `scenario` only with a scenario document;
  * `urls` only in split mode (`url` is then the first service's), `controlToken` only when the
- * server has one.
+ * server has one, `mutant` (`{"id", "description"}`) only for a world built as a service mutant.
  * @example devServerJson(dev) // '{"url":"http://127.0.0.1:8080","runs":{...},"accessControl":{...},"secrets":{...}}'
  */
-export function devServerJson(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken" | "scenario">): string {
+export function devServerJson(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken" | "scenario" | "mutant">): string {
   return JSON.stringify({
     url: dev.url,
     ...(dev.urls === undefined ? {} : { urls: dev.urls }),
     ...(dev.controlToken === undefined ? {} : { controlToken: dev.controlToken }),
     ...dev.services,
     ...(dev.scenario === undefined ? {} : { scenario: dev.scenario }),
+    ...(dev.mutant === undefined ? {} : { mutant: dev.mutant }),
   });
 }
 
@@ -256,7 +276,7 @@ function headerName(): string {
  * The human start banner: the URL, each service's base URLs and credentials, the control API.
  * @example process.stdout.write(devServerBanner(dev));
  */
-export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken" | "scenario">): string {
+export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services" | "controlToken" | "scenario" | "mutant">): string {
   const lines = [`infra-doubles dev server listening on ${dev.url}`, ""];
   if (dev.urls !== undefined) {
     const width = Math.max(0, ...Object.keys(dev.urls).map((key) => key.length));
@@ -273,6 +293,7 @@ export function devServerBanner(dev: Pick<DevServer, "url" | "urls" | "services"
     }
     lines.push("");
   }
+  if (dev.mutant !== undefined) lines.push("service mutant (not the faithful fake)", `  ${dev.mutant.id}`, `  ${dev.mutant.description}`, "");
   if (dev.scenario !== undefined) {
     lines.push("scenario document");
     for (const [service, groups] of Object.entries(dev.scenario)) {

@@ -40,6 +40,8 @@ export interface WorldDefaults {
   readonly scenario?: string;
   readonly withDefault?: boolean;
   readonly passthrough?: Readonly<Record<string, string>>;
+  /** `--mutant`: the service mutant worlds are built as unless their body names one (or `null`). */
+  readonly mutant?: string;
   /** `--world-idle`: a world no request reached for this long (wall time, ms) is closed. Default: never. */
   readonly idleMs?: number;
   /** `--max-worlds` (default {@link DEFAULT_MAX_WORLDS}). */
@@ -76,7 +78,7 @@ interface World {
 }
 
 /** The body fields of `POST /_sim/worlds`. */
-const BODY_FIELDS = ["seed", "clock", "start", "scenario", "withDefault"] as const;
+const BODY_FIELDS = ["seed", "clock", "start", "scenario", "withDefault", "mutant"] as const;
 
 /**
  * The worlds of one dev server: create, list, close, expire. {@link Worlds.routes} mounts them as
@@ -117,7 +119,10 @@ export class Worlds {
    * Creates a world from a `POST /_sim/worlds` body (`{}` or nothing: the server's own seed, clock
    * and scenario).
    * @param body - `{"seed"?: number | string, "clock"?: "advanceable" | "manual" | "system",
-   *   "start"?: RFC 3339 | ms, "scenario"?: document | "server" | "default", "withDefault"?: boolean}`.
+   *   "start"?: RFC 3339 | ms, "scenario"?: document | "server" | "default", "withDefault"?: boolean,
+   *   "mutant"?: a mutant id (the world is built as that service mutant) | null (the faithful fake)}`;
+   *   no `mutant`: the document's, else the server's `--mutant`, else the server process's
+   *   `INFRA_DOUBLES_MUTANT`.
    * @returns `serve --json`'s line for the world, plus `id`, `port`, `created`.
    * @throws {UsageError} for a bad body (400); {@link DomainError} `conflict` (409) at the cap.
    */
@@ -214,7 +219,7 @@ export class Worlds {
         method: "POST",
         path: "/",
         doc: {
-          body: '{"seed"?: number | string, "clock"?: "advanceable" | "manual" | "system", "start"?: RFC 3339 | ms, "scenario"?: a document | "server" | "default", "withDefault"?: boolean} (all optional: the server\'s own)',
+          body: '{"seed"?: number | string, "clock"?: "advanceable" | "manual" | "system", "start"?: RFC 3339 | ms, "scenario"?: a document | "server" | "default", "withDefault"?: boolean, "mutant"?: a mutant id | null} (all optional: the server\'s own)',
           answer:
             '201 {"id", "url", "port", "controlToken", "created", "runs": {...}, "accessControl": {...}, "secrets": {...}, "scenario"?} (serve --json\'s line for the world); 400 a bad body; 409 at --max-worlds',
         },
@@ -264,14 +269,17 @@ export class Worlds {
   }
 
   /** `startDevServer` options from a body, read as `serve` reads its flags. */
-  private worldOptions(body: unknown): { seed: number | string; clock: ServeCommand["clock"]; start?: number; scenario?: ScenarioDocument; withDefault?: boolean; passthrough?: Readonly<Record<string, string>>; allowedHosts?: readonly string[] } {
+  private worldOptions(body: unknown): { seed: number | string; clock: ServeCommand["clock"]; start?: number; scenario?: ScenarioDocument; withDefault?: boolean; mutant?: string | null; passthrough?: Readonly<Record<string, string>>; allowedHosts?: readonly string[] } {
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
       throw new UsageError(`the body must be a JSON object like {"seed": 7, "clock": "manual"} (every field optional); got ${JSON.stringify(body)}`);
     }
     const fields = body as Record<string, unknown>;
     const unknown = Object.keys(fields).filter((key) => !(BODY_FIELDS as readonly string[]).includes(key));
     if (unknown.length > 0) throw new UsageError(`unknown field ${JSON.stringify(unknown[0])} (a world takes ${BODY_FIELDS.map((f) => JSON.stringify(f)).join(", ")})`);
-    const { seed, clock, start, scenario, withDefault } = fields;
+    const { seed, clock, start, scenario, withDefault, mutant } = fields;
+    if (mutant !== undefined && mutant !== null && (typeof mutant !== "string" || mutant.trim() === "")) {
+      throw new UsageError(`"mutant" must be a mutant id (GET /_sim/mutants lists them) or null (the faithful fake); got ${JSON.stringify(mutant)}`);
+    }
     if (seed !== undefined && typeof seed !== "string" && !Number.isSafeInteger(seed)) throw new UsageError(`"seed" must be a whole number or a string; got ${JSON.stringify(seed)}`);
     if (clock !== undefined && typeof clock !== "string") throw new UsageError(`"clock" must be a string; got ${JSON.stringify(clock)}`);
     if (start !== undefined && typeof start !== "string" && !Number.isSafeInteger(start)) {
@@ -306,6 +314,7 @@ export class Worlds {
       ...(parsed.start === undefined ? {} : { start: parsed.start }),
       ...(document === undefined ? {} : { scenario: document }),
       ...(withDefaultScenario ? { withDefault: true } : {}),
+      ...(mutant !== undefined ? { mutant: mutant as string | null } : this.defaults.mutant !== undefined && document?.mutant === undefined ? { mutant: this.defaults.mutant } : {}),
       ...(this.defaults.passthrough === undefined ? {} : { passthrough: this.defaults.passthrough }),
       ...(this.defaults.allowedHosts === undefined ? {} : { allowedHosts: this.defaults.allowedHosts }),
     };
@@ -362,5 +371,6 @@ export function worldDefaults(command: ServeCommand, seed: number | string): Wor
     ...(command.passthrough === undefined ? {} : { passthrough: command.passthrough }),
     ...(command.worldIdleMs === undefined ? {} : { idleMs: command.worldIdleMs }),
     ...(command.maxWorlds === undefined ? {} : { maxWorlds: command.maxWorlds }),
+    ...(command.mutant === undefined ? {} : { mutant: command.mutant }),
   };
 }

@@ -19,10 +19,22 @@ import type { UserRoutes } from "./user-routes.js";
 import { importState, type ExportStateOptions, type StateDocument } from "./state/document.js";
 import { loadStateFile, writeStateFile } from "./state/file.js";
 import { stateControlRoutes, useStateFile } from "./state/control-routes.js";
+import { mutantControlRoutes } from "./mutants/control-routes.js";
 
 /** Whether a `scenario` string is a file path (one line ending in `.yaml`, `.yml` or `.json`), not a document's text. */
 function isScenarioPath(text: string): boolean {
   return !/[\r\n]/.test(text) && /\.(ya?ml|json)\s*$/i.test(text) && !text.trimStart().startsWith("{");
+}
+
+/** A `scenario` option as a document not yet checked (a path is read, a text parsed). */
+function readScenario(scenario: ScenarioDocument | string): unknown {
+  return typeof scenario !== "string" ? scenario : isScenarioPath(scenario) ? readScenarioFile(scenario) : parseScenarioText(scenario, formatOf(undefined, scenario));
+}
+
+/** The `mutant` a document names, when it names one as a string (the schema checks the rest at load). */
+function documentMutant(document: unknown): string | undefined {
+  const mutant = typeof document === "object" && document !== null ? (document as { mutant?: unknown }).mutant : undefined;
+  return typeof mutant === "string" ? mutant : undefined;
 }
 
 /** Where each service answers through nock: `api` bases, and the run orchestration archive host. */
@@ -78,9 +90,11 @@ export class Doubles extends DoublesCore {
   readonly scenario: LoadedScenario | undefined;
 
   constructor(options: DoublesOptions = {}) {
-    super(ALL_PLUGINS, options);
+    // A document's `mutant` is read before the simulator is built (the mutant is part of the build).
+    const document = options.scenario === undefined ? undefined : readScenario(options.scenario);
+    super(ALL_PLUGINS, options.mutant === undefined && documentMutant(document) !== undefined ? { ...options, mutant: documentMutant(document) } : options);
     if (options.scenario !== undefined) {
-      this.scenario = this.load(options.scenario);
+      this.scenario = this.load(document as ScenarioDocument);
       this.markResetPoint();
     }
     // What creation did is the bundle's seed, start and scenario: the log starts here. A state
@@ -121,6 +135,7 @@ export class Doubles extends DoublesCore {
       { key: SECRETS_KEY, routes: documentControlRoutes(this, "secrets") },
       { key: "scenario", routes: scenarioControlRoutes(this) },
       { key: "state", routes: stateControlRoutes(this) },
+      { key: "mutants", routes: mutantControlRoutes(this) },
     ];
   }
 

@@ -26,6 +26,9 @@ def pytest_configure(config):
 def world(request):
     """A world of its own, closed after the test: {"url", "controlToken", "secrets": {"rootToken"}, ...}."""
     marker = request.node.get_closest_marker("world")
-    created = _sim("POST", "/worlds", marker.args[0] if marker else {})
+    options = dict(marker.args[0]) if marker else {}
+    if os.environ.get("INFRA_DOUBLES_MUTANT"):  # under infra-doubles mutate: the world is that mutant
+        options.setdefault("mutant", os.environ["INFRA_DOUBLES_MUTANT"])
+    created = _sim("POST", "/worlds", options)
     yield created
     _sim("DELETE", "/worlds/" + created["id"])

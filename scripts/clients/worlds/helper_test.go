@@ -21,10 +21,21 @@ type World struct {
 }
 
 // NewWorld creates a world for t (body "{}", or e.g. `{"seed": 7, "clock": "manual"}`) and closes
-// it when t ends.
+// it when t ends. Under `infra-doubles mutate`, the world is built as the mutant it names.
 func NewWorld(t *testing.T, body string) *World {
 	t.Helper()
 	server := os.Getenv("INFRA_DOUBLES_URL")
+	if mutant := os.Getenv("INFRA_DOUBLES_MUTANT"); mutant != "" {
+		options := map[string]interface{}{}
+		if err := json.Unmarshal([]byte(body), &options); err != nil {
+			t.Fatal(err)
+		}
+		if _, set := options["mutant"]; !set {
+			options["mutant"] = mutant
+		}
+		text, _ := json.Marshal(options)
+		body = string(text)
+	}
 	resp, err := http.Post(server+"/_sim/worlds", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)

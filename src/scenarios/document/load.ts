@@ -281,6 +281,15 @@ export function loadScenario(targetOrPath: ScenarioTarget | string, document?: u
   } catch (error) {
     throw locate(error, document);
   }
+  if (doc.mutant !== undefined && doc.mutant !== target.mutant?.id) {
+    const built = target.mutant === undefined ? "the faithful fake" : `the mutant "${target.mutant.id}"`;
+    throw locate(
+      new ScenarioDocumentError("reference", [
+        { path: "/mutant", expected: `the mutant these doubles were built as (${built}): a mutant is chosen when doubles are built (createDoubles({ scenario }), serve --scenario FILE, a world posted to /_sim/worlds)` },
+      ]),
+      document,
+    );
+  }
   const names = emptyNames(target);
   const resolve = new NameResolver(target, names);
   const before = target.sim.snapshot();

@@ -24,6 +24,8 @@ export interface ScenarioTarget {
   readonly accessControl: AccessControlScenario;
   readonly secrets: SecretsScenario;
   readonly faults: FaultSet;
+  /** The service mutant the target was built as (its id), if any. */
+  readonly mutant?: { readonly id: string } | undefined;
 }
 
 /**

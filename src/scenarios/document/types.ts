@@ -49,6 +49,14 @@ export interface ScenarioDocument {
   readonly faults?: readonly ScenarioFault[];
   /** Steps at simulated times, played by `infra-doubles run` or `loaded.play()`. */
   readonly timeline?: readonly TimelineStep[];
+  /**
+   * A service mutant id (`infra-doubles mutate --list`): the world is built as that mutant, the
+   * faithful fake with one deliberate change. Read when the doubles are built
+   * (`createDoubles({ scenario })`, `infra-doubles serve --scenario FILE`, a world posted to
+   * `/_sim/worlds`); loaded into doubles built otherwise, it must name their mutant. A survivor of
+   * `infra-doubles mutate` prints this line.
+   */
+  readonly mutant?: string;
 }
 
 // ---- run orchestration ------------------------------------------------------------------------
