@@ -104,6 +104,12 @@ export interface RowSpec {
   readonly clock?: "wall" | "cpu";
   /** Paired rounds (default 15, or `BENCH_ROUNDS`). */
   readonly rounds?: number;
+  /**
+   * `false`: no warm-up round. For a row whose one call is a whole run of child processes lasting
+   * minutes (a mutation run): nothing in this process warms up, and a warm-up round would double
+   * the row's time.
+   */
+  readonly warmup?: false;
   /** Builds both sides (untimed); runs only in the row's own process. */
   readonly setup: () => Comparison | Promise<Comparison>;
 }
@@ -227,7 +233,7 @@ const TIME_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 
  * @throws when the target is not written as documented.
  */
 export function meets(target: string, kind: RowResult["kind"], figure: number, anchor: number, ratio: number, unit?: string): boolean {
-  const match = /^\s*(<=|>=)\s*(\+?)\s*([0-9][0-9_.,e+]*)\s*(x|ns|us|µs|ms|s|\/s|[A-Za-z%]+)\s*$/.exec(target);
+  const match = /^\s*(<=|>=)\s*(\+?)\s*([0-9][0-9_.,e+]*)\s*(x|ns|us|µs|ms|s|\/s|\/?[A-Za-z%]+)\s*$/.exec(target);
   if (!match) throw new Error(`bench: cannot read target ${JSON.stringify(target)}`);
   const [, op, over, numberText, suffix] = match as unknown as [string, string, string, string, string];
   const bound = Number(numberText.replace(/[_,]/g, ""));
@@ -264,10 +270,12 @@ async function runRow(file: string, spec: RowSpec): Promise<RowResult> {
     // rounds in alternating order. The CPU clock counts the optimizing compiler's background
     // threads too: until it has compiled a side's hot code, the side is charged for compiling it.
     const warming = performance.now();
-    do {
-      await figure.sample();
-      await anchor.sample();
-    } while ((performance.now() - warming) / 1000 < warmupSeconds);
+    if (spec.warmup !== false) {
+      do {
+        await figure.sample();
+        await anchor.sample();
+      } while ((performance.now() - warming) / 1000 < warmupSeconds);
+    }
     const rounds = spec.rounds ?? Number(process.env.BENCH_ROUNDS ?? 15);
     const figures: number[] = [];
     const anchors: number[] = [];

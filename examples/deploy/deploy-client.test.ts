@@ -40,7 +40,10 @@ beforeEach(() => {
   target = { baseUrl: doubles.baseUrls().runs?.api ?? "", token: runs.issueUserToken(user.id), workspaceId: workspace.id };
 });
 
-afterEach(() => interception.stop());
+afterEach(async () => {
+  interception.stop();
+  await doubles.close(); // hands the test's coverage over (infra-doubles mutate reads which tests reached which rule)
+});
 
 describe("deploy", () => {
   it("uploads the archive, applies the paused run and reports it applied", async () => {

@@ -22,7 +22,10 @@ beforeEach(() => {
   target = world(doubles);
 });
 
-afterEach(() => interception.stop());
+afterEach(async () => {
+  interception.stop();
+  await doubles.close(); // hands this test's coverage over (infra-doubles mutate reads which tests reached which rule)
+});
 
 describe("deploy", () => {
   it("applies a run with changes once it is planned", async () => {

@@ -22,7 +22,10 @@ beforeEach(() => {
   target = world(doubles);
 });
 
-afterEach(() => interception.stop());
+afterEach(async () => {
+  interception.stop();
+  await doubles.close(); // hands this test's coverage over (infra-doubles mutate reads which tests reached which rule)
+});
 
 // Kills the mutants where discard answers 409 (runs:status-swapped:POST /runs/:run_id/actions/discard/conflict,
 // runs:action-refused:run/planned/discard): the planned run would keep the workspace, and the
