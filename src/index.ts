@@ -93,6 +93,9 @@ export {
 // The journal matchers, whole (the vitest entry exports the same module).
 export * from "./scenarios/journal-matchers.js";
 export * from "./scenarios/temporal-matchers.js";
+export * from "./scenarios/mutants/index.js";
+export type { SimulatorMutation } from "./simulator/kernel/mutation.js";
+export type { WireMutation } from "./interceptors/mutation.js";
 export { ALL_PLUGINS, Doubles, createDoubles, type DoublesBaseUrls, type DoublesOptions } from "./scenarios/doubles.js";
 export * from "./scenarios/document/index.js";
 export * from "./scenarios/state/index.js";

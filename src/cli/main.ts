@@ -96,8 +96,8 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       io.stderr.write(`infra-doubles: ${where}${error.message.replace(/^infra-doubles: /, "")}\n`);
       return EXIT_USAGE;
     }
-    if (error instanceof UsageError && error.message.startsWith("mutants: ")) {
-      io.stderr.write(`infra-doubles: ${error.message}\n`);
+    if (error instanceof UsageError && /^(infra-doubles: )?mutants: /.test(error.message)) {
+      io.stderr.write(`infra-doubles: ${error.message.replace(/^infra-doubles: /, "")}\n`);
       return EXIT_USAGE;
     }
     io.stderr.write(`infra-doubles: cannot start the server on ${command.host}:${command.port}: ${(error as Error).message}\n`);
