@@ -10,7 +10,7 @@
  */
 import { UsageError } from "../kernel/errors.js";
 import { PEEK } from "../kernel/journal.js";
-import { takeTransition } from "../kernel/machine.js";
+import { acceptsNow, takeTransition } from "../kernel/machine.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import type { PhaseName } from "./outcomes.js";
@@ -240,7 +240,8 @@ export function reschedule(ctx: OperationContext<RunsState>, run: Run): void {
   if (next === undefined) return;
   switch (plain.outcome.progression) {
     case "immediate":
-      take(ctx, run, next);
+      // A move the table has no row for is not made (the run stays where it is; see acceptsNow).
+      if (acceptsNow(ctx, runMachine, plain.status, next)) take(ctx, run, next);
       return;
     case "timed":
       run.pendingMove = ctx.schedule(ctx.now + dwellMs(plain), RUN_STEP_MOVE, { runId: plain.id, status: plain.status });
@@ -261,7 +262,8 @@ export function runStepMove(ctx: OperationContext<RunsState>, payload: MovePaylo
   if (run === undefined || run.status !== status) return;
   run.pendingMove = null;
   const next = nextAutomatic(ctx.state, run);
-  if (next !== undefined) take(ctx, run, next);
+  // A move the table has no row for is dropped: the run stays where it is (see acceptsNow).
+  if (next !== undefined && acceptsNow(ctx, runMachine, run.status, next)) take(ctx, run, next);
 }
 
 /**
@@ -276,6 +278,7 @@ export function step(ctx: OperationContext<RunsState>, runId: string): RunStatus
   if (run === undefined) throw new UsageError(`runs: no run "${runId}"`);
   const next = nextAutomatic(ctx.state, run);
   if (next === undefined) throw new UsageError(`runs: run ${runId} cannot step: ${waitingReason(ctx.state, run)}`);
+  if (!acceptsNow(ctx, runMachine, run.status, next)) throw new UsageError(`runs: run ${runId} cannot step: the run table has no row "${run.status}" --${next}-->`);
   take(ctx, run, next);
   return run.status;
 }
@@ -643,7 +646,7 @@ function finished(ctx: OperationContext<RunsState>, run: Run): void {
       const r = ctx.state.runs[id];
       return r !== undefined && !isFinalRunStatus(r.status);
     });
-    if (!busy) {
+    if (!busy && acceptsNow(ctx, configurationVersionMachine, version.status, "auto-archive")) {
       version.status = takeTransition(ctx, configurationVersionMachine, version.status, "auto-archive", { resource: version.id });
       version.statusTimestamps.archived = ctx.now;
     }
