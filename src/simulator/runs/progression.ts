@@ -468,6 +468,10 @@ function setChecks(ctx: OperationContext<RunsState>, run: Run, status: PolicyChe
 /** The side effects of entering `to` from `from`; it reads only the records the transition changes (it runs on every timed move). */
 function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: RunStatus): void {
   const now = ctx.now;
+  // Leaving `planning` for anything but an error or a cancel finishes the plan (the table's
+  // `planned` and `planned_and_finished`; a mutant's table may lead elsewhere, e.g. straight to
+  // `cost_estimating`, and the plan is then finished all the same).
+  if (from === "planning" && to !== "errored" && to !== "canceled" && to !== "force_canceled" && to !== "discarded") finishPlan(ctx, run, now);
   switch (to) {
     case "plan_queued":
       setPlan(ctx, run, "queued");
@@ -477,18 +481,6 @@ function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: 
       return;
     case "planned":
     case "planned_and_finished":
-      if (from === "planning") {
-        run.hasChanges = run.outcome.plan === "changes";
-        const plan = ctx.state.plans[run.planId];
-        if (plan) {
-          const planned = run.hasChanges ? plannedResources(ctx, run) : { counts: zero(), addresses: [] };
-          plan.hasChanges = run.hasChanges;
-          plan.resources = planned.counts;
-          plan.addresses = planned.addresses;
-        }
-        // The record already in hand (each lookup among 10,000 plans is a cache miss or two).
-        setPhase(plan, "finished", now);
-      }
       if (to === "planned_and_finished") setApply(ctx, run, "unreachable");
       return;
     case "cost_estimating":
@@ -561,6 +553,20 @@ function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: 
     default:
       return;
   }
+}
+
+/** The plan is over: whether it has changes, its resources, `finished`. */
+function finishPlan(ctx: OperationContext<RunsState>, run: Run, now: number): void {
+  run.hasChanges = run.outcome.plan === "changes";
+  const plan = ctx.state.plans[run.planId];
+  if (plan) {
+    const planned = run.hasChanges ? plannedResources(ctx, run) : { counts: zero(), addresses: [] };
+    plan.hasChanges = run.hasChanges;
+    plan.resources = planned.counts;
+    plan.addresses = planned.addresses;
+  }
+  // The record already in hand (each lookup among 10,000 plans is a cache miss or two).
+  setPhase(plan, "finished", now);
 }
 
 function zero(): ResourceCounts {
