@@ -16,6 +16,7 @@ import { LEASE_EVENTS, SECRETS_TOKEN_EVENTS } from "./lifecycle-events.js";
 import { NODE_STATES, NODE_STATE_SUBJECT } from "./node-state.js";
 import type { MountRecord, SecretsState } from "./state.js";
 import { SECRETS_ID_KINDS, newTokenSecret } from "./tokens.js";
+import { SECRETS_LIMIT_TABLE } from "./limits.js";
 import { WRAPPING_EXPIRE_MOVE, expireWrapping } from "./wrapping.js";
 import { dict } from "../kernel/dict.js";
 
@@ -116,6 +117,7 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
     },
     traced: SECRETS_TRACED,
     idKinds: SECRETS_ID_KINDS,
+    limits: SECRETS_LIMIT_TABLE,
     // The built-in engines' initial mount states are built from nothing else; an engine registry
     // of the user's may read anything, so its states are built anew each time.
     cacheInitialState: engines === SECRETS_ENGINES,

@@ -114,6 +114,17 @@ describeEachTransport("simulator-side mutants", (h) => {
     expect((await create("3m")).status).toBe(200);
   });
 
+  it("duration-scaled: STS credentials issued without a TTL last 2 h instead of 1 h", async () => {
+    const t = await h.startWith(createDoubles({ mutant: "secrets:duration-scaled:default-sts-ttl/x2" }));
+    // The dev server's default scenario: a cloud account and its roles (`assume`: assumed_role).
+    const secrets = t.doubles.registeredPlugins.find((plugin) => plugin.key === "secrets");
+    secrets?.defaultScenario?.(t.doubles.controlsOf("secrets"), t.doubles.baseUrls().secrets ?? {});
+    const response = await fetch(`${t.base("secrets")}/cloud/sts/assume`, { method: "POST", headers: { "x-secrets-token": t.doubles.secrets.rootToken }, body: "{}" });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expect((JSON.parse(text) as { lease_duration: number }).lease_duration).toBe(7200);
+  });
+
   it("id-format-changed: run ids end in 24 characters, the same for the same seed", async () => {
     const t = await h.startWith(createDoubles({ mutant: "runs:id-format-changed:run", seed: 11 }));
     const { headers, runId } = world(t.doubles);

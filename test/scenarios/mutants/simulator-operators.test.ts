@@ -43,7 +43,8 @@ function tolerate<T>(control: () => T): T | undefined {
 /**
  * The default scenario of every service, then a short run-through: a run applied, a run canceled
  * and force-canceled, a run through a cost estimate and a soft-failed policy check then discarded,
- * an access-control token with a TTL, an SSH one-time password lease. Returns every answer.
+ * an access-control token with a TTL, an SSH one-time password lease, STS credentials and a static
+ * role. Returns every answer.
  */
 async function runThrough(doubles: Doubles): Promise<string[]> {
   const answers: string[] = [];
@@ -88,6 +89,8 @@ async function runThrough(doubles: Doubles): Promise<string[]> {
   const secretsHeaders = { "x-secrets-token": doubles.secrets.rootToken };
   await call(doubles, answers, "POST", `${secrets}/ssh/creds/otp-role`, secretsHeaders, { ip: "10.0.0.7" });
   await call(doubles, answers, "GET", `${secrets}/auth/token/lookup-self`, secretsHeaders);
+  await call(doubles, answers, "POST", `${secrets}/cloud/sts/assume`, secretsHeaders, {});
+  await call(doubles, answers, "POST", `${secrets}/cloud/static-roles/rotating`, secretsHeaders, { username: "static-user", rotation_period: "45s" });
   doubles.advance("1h");
   return answers;
 }
