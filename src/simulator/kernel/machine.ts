@@ -172,7 +172,8 @@ function rowEvent(machine: Machine<string, string>, state: string, event: string
 /**
  * {@link transition}, traced: the row taken is recorded on `ctx`'s trace (coverage counts it only
  * if the operation commits). The event traced is frozen and the same object for every taking of
- * the row.
+ * the row. The table read is the one `ctx` carries (see {@link tableOf}): `machine` itself, or a
+ * service mutant's copy of it, whose removed row is refused as any missing row is.
  * @throws {DomainError} as {@link transition}.
  * @example version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload", { resource: version.id });
  */

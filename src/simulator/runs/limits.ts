@@ -7,18 +7,21 @@ import type { IdKind } from "../kernel/ids.js";
 import { limitValue, type ServiceLimit } from "../kernel/limits.js";
 import { DEFAULT_DURATIONS, DEFAULT_OUTCOME, mergeOutcome, type PhaseDurations, type RunOutcome } from "./outcomes.js";
 
-/** The phases whose default durations are limits, with the words a report uses and where they show. */
+/**
+ * The phases whose default durations are limits, with the words a report uses and where they are
+ * read (a route, or the timed progression: any request may see it, so a mutant reaches the service).
+ */
 const PHASES: readonly (readonly [keyof PhaseDurations, string, string, string])[] = [
-  ["queue", "queue", "the time a run waits `pending` before it starts", "GET /runs/:run_id"],
-  ["fetch", "fetch", "the time a run spends `fetching`", "GET /runs/:run_id"],
-  ["planQueue", "plan-queue", "the time a run waits `plan_queued`", "GET /runs/:run_id"],
-  ["plan", "plan", "the plan duration (`planning`)", "GET /runs/:run_id"],
-  ["costEstimate", "cost-estimate", "the cost estimate duration (`cost_estimating`)", "GET /runs/:run_id"],
-  ["policyCheck", "policy-check", "the policy check duration (`policy_checking`)", "GET /runs/:run_id"],
-  ["applyQueue", "apply-queue", "the time a run waits `apply_queued`", "GET /runs/:run_id"],
-  ["apply", "apply", "the apply duration (`applying`)", "GET /runs/:run_id"],
+  ["queue", "queue", "the time a run waits `pending` before it starts", "run progression"],
+  ["fetch", "fetch", "the time a run spends `fetching`", "run progression"],
+  ["planQueue", "plan-queue", "the time a run waits `plan_queued`", "run progression"],
+  ["plan", "plan", "the plan duration (`planning`)", "run progression"],
+  ["costEstimate", "cost-estimate", "the cost estimate duration (`cost_estimating`)", "run progression"],
+  ["policyCheck", "policy-check", "the policy check duration (`policy_checking`)", "run progression"],
+  ["applyQueue", "apply-queue", "the time a run waits `apply_queued`", "run progression"],
+  ["apply", "apply", "the apply duration (`applying`)", "run progression"],
   ["cancel", "cancel", "the time a canceled process takes to stop", "POST /runs/:run_id/actions/cancel"],
-  ["vcsFetch", "vcs-fetch", "the time a VCS-created configuration version spends `fetching`", "GET /configuration-versions/:id"],
+  ["vcsFetch", "vcs-fetch", "the time a VCS-created configuration version spends `fetching`", "VCS fetch"],
 ];
 
 /**
