@@ -6,7 +6,7 @@
 import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultPlan, FaultSource } from "./faults.js";
-import type { WireMutation } from "./mutation.js";
+import { omitNullFields, refusable, refusalResponse, reorderList, type WireMutation } from "./mutation.js";
 import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
 import { encodeHeaderValues, headerValuesPrintable } from "./header-values.js";
 import type { EndpointNote, HttpService, NamedRoute, ServiceMount, SimRequest, SimResponse } from "./http.js";
@@ -135,6 +135,13 @@ export function createHandler(options: HandlerOptions): Handler {
   /** Service key -> the service's name (what the coverage observer counts by). */
   const nameOf = new Map(mounts.map((m) => [m.key ?? m.service.name, m.service.name]));
   const observe = options.observe;
+  const mutation = options.mutation;
+  /**
+   * The endpoint label a routed request is for (what a mutation names): the row's own, or, for a
+   * catch-all row, the one its service names (`endpointOf`).
+   */
+  const mutatedEndpoint = (result: RouteMatch, request: SimRequest): string | undefined =>
+    result.route.method === ANY_METHOD ? result.mount.service.endpointOf?.(sim, request, result.path) : routeEndpoint(result.route, request.method);
   /**
    * Records one answered request (bodies kept up to the journal's limit, not decoded; the
    * response as the service gave it, before header values are made printable).
@@ -278,8 +285,13 @@ export function createHandler(options: HandlerOptions): Handler {
       }
     }
     const fault = plan?.id;
+    // A service mutant's change to this route's answers (src/interceptors/mutation.ts), when the
+    // request is for the endpoint it names.
+    const mutating = mutation !== undefined && mutation.service === key && mutatedEndpoint(result, normalized) === mutation.endpoint ? mutation : undefined;
+    // A refusal stores nothing: the state before the route ran, put back when it answered a success.
+    const before = mutating?.kind === "refusal" ? { snapshot: sim.snapshot(), version: sim.version } : undefined;
     try {
-      const response = await result.route.handler({
+      const answered = result.route.handler({
         sim,
         request: normalized,
         params: result.params,
@@ -289,6 +301,21 @@ export function createHandler(options: HandlerOptions): Handler {
         ...(note === undefined ? {} : { endpoint: note }),
         describe: journalNote.describe,
       });
+      // Only a route that answered at once can have its changes undone: an asynchronous one (a
+      // blocking read, which changes nothing) may have waited while other requests changed state.
+      const synchronous = !(answered instanceof Promise);
+      let response = await answered;
+      if (mutating !== undefined && refusable(response)) {
+        if (mutating.kind === "refusal") {
+          if (synchronous && before !== undefined && sim.version !== before.version) sim.restore(before.snapshot);
+          response = refusalResponse(service, mutating, normalized);
+        } else if (mutating.kind === "list-order") {
+          const pointer = service.answerTable?.routes[mutating.endpoint]?.unorderedList;
+          if (pointer !== undefined) response = reorderList(response, pointer);
+        } else {
+          response = omitNullFields(response);
+        }
+      }
       if (plan?.commit === true) {
         nameFaulted();
         return record(journalNote, normalized, key, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());

@@ -1,0 +1,78 @@
+/**
+ * What each run orchestration route answers, as run-orchestration.md documents it ("Endpoints" and
+ * "Errors" tables) and, where it is silent, FIDELITY.md "Run orchestration" (404 for a resource that
+ * is missing or hidden). Lists are newest first (FIDELITY.md), so no list's order is left open.
+ * `nullFields`: the GET answers whose serializers write `null` members (relationships without data,
+ * `prev-page` on a first page, `error-message`, `session-timeout`, ...). Data for service mutants.
+ */
+import { answersRow as row, type RouteAnswersTable } from "../route-answers.js";
+import type { RunsRoute } from "../route-names.js";
+
+const nulls = { nullFields: true } as const;
+
+/** Every runs route's documented answers (a route missing here is a compile error). */
+const ROUTES: Readonly<Record<RunsRoute, ReturnType<typeof row>>> = {
+  "GET /workspaces/:workspace_id/configuration-versions": row(200, ["not_found"], nulls),
+  "POST /workspaces/:workspace_id/configuration-versions": row(201, ["not_found", "invalid"]),
+  "GET /configuration-versions/:id": row(200, ["not_found"], nulls),
+  "GET /configuration-versions/:id/ingress-attributes": row(200, ["not_found"]),
+  "GET /ingress-attributes/:id": row(200, ["not_found"]),
+  "GET /ingress-attributes/:id/created-by": row(200, ["not_found"]),
+  // Errors table: "Archive configuration version 202 / 409 / 404".
+  "POST /configuration-versions/:id/actions/archive": row(202, ["conflict", "not_found"]),
+  // "Download configuration files 302 / 404".
+  "GET /configuration-versions/:id/download": row(302, ["not_found"]),
+  "GET /runs/:run_id/configuration-version/download": row(302, ["not_found"]),
+  // The archive host's one-shot URLs: the spec documents no status of its own.
+  "PUT /v1/object/:token": row(200),
+  "GET /v1/object/:token": row(200),
+  "HEAD /v1/object/:token": row(200),
+  // "Create run 201 / 404 / 422".
+  "POST /runs": row(201, ["not_found", "invalid"]),
+  "GET /workspaces/:workspace_id/runs": row(200, ["not_found"], nulls),
+  // "Get run 200 / 404".
+  "GET /runs/:run_id": row(200, ["not_found"], nulls),
+  // "Apply 202 / 409", "Discard 202 / 409", "Cancel 202 / 409 / 404", "Force-cancel 202 / 409 / 404",
+  // "Force-execute 202 / 403 / 409 / 404" (403: precondition_failed).
+  "POST /runs/:run_id/actions/apply": row(202, ["conflict"]),
+  "POST /runs/:run_id/actions/discard": row(202, ["conflict"]),
+  "POST /runs/:run_id/actions/cancel": row(202, ["conflict", "not_found"]),
+  "POST /runs/:run_id/actions/force-cancel": row(202, ["conflict", "not_found"]),
+  "POST /runs/:run_id/actions/force-execute": row(202, ["precondition_failed", "conflict", "not_found"]),
+  "GET /plans/:id": row(200, ["not_found"]),
+  "GET /applies/:id": row(200, ["not_found"]),
+  "GET /v1/log/:token": row(200),
+  "HEAD /v1/log/:token": row(200),
+  "GET /cost-estimates/:id": row(200, ["not_found"], nulls),
+  "GET /users/:id": row(200, ["not_found"]),
+  // "Engine versions list / show 404", "create 404 / 422", "update 404 / 422", "delete 204 / 404 / 422".
+  "GET /admin/engine-versions": row(200, ["not_found"], nulls),
+  "POST /admin/engine-versions": row(201, ["not_found", "invalid"]),
+  "GET /admin/engine-versions/:id": row(200, ["not_found"], nulls),
+  "PATCH /admin/engine-versions/:id": row(200, ["not_found", "invalid"]),
+  "DELETE /admin/engine-versions/:id": row(204, ["not_found", "invalid"]),
+  "GET /ping": row(204),
+  "GET /account/details": row(200, [], nulls),
+  "GET /organizations/:organization_name": row(200, ["not_found"], nulls),
+  "GET /organizations/:organization_name/workspaces": row(200, ["not_found"], nulls),
+  "GET /organizations/:organization_name/workspaces/:name": row(200, ["not_found"], nulls),
+  "GET /workspaces/:workspace_id": row(200, ["not_found"], nulls),
+  "POST /workspaces/:workspace_id/actions/lock": row(200, ["conflict", "not_found"]),
+  "POST /workspaces/:workspace_id/actions/unlock": row(200, ["conflict", "not_found"]),
+  "POST /workspaces/:workspace_id/actions/force-unlock": row(200, ["conflict", "not_found"]),
+};
+
+/**
+ * The run orchestration service's answers table ({@link RouteAnswersTable}); the messages are the
+ * `detail`s its error documents carry for each kind of refusal (404 and 401 carry none).
+ * @example RUNS_ANSWERS.routes["POST /runs/:run_id/actions/apply"]?.errors // ["conflict"]
+ */
+export const RUNS_ANSWERS: RouteAnswersTable = Object.freeze({
+  routes: Object.freeze(ROUTES),
+  messages: Object.freeze({
+    conflict: "transition not allowed",
+    precondition_failed: "Run is not pending, or its workspace is not locked",
+    invalid: "invalid attribute",
+    not_found: "not found",
+  }),
+});
