@@ -9,7 +9,7 @@ import type { FaultPlan, FaultSource } from "./faults.js";
 import { omitNullFields, refusable, refusalResponse, reorderList, type WireMutation } from "./mutation.js";
 import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
 import { encodeHeaderValues, headerValuesPrintable } from "./header-values.js";
-import type { EndpointNote, HttpService, NamedRoute, ServiceMount, SimRequest, SimResponse } from "./http.js";
+import type { EndpointNote, HttpService, NamedRoute, Route, RouteContext, ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { JournalBody, RequestJournal, type JournalEntry } from "./journal.js";
 import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, mountOf, nearestInCatalog, routeEndpoint, type RouteMatch, type RouteMiss } from "./router.js";
 import { forward, forwardedUrl, PassthroughError } from "./passthrough.js";
@@ -105,6 +105,9 @@ export interface Handler {
    */
   admit?(head: RequestHead): SimResponse | undefined;
 }
+
+/** Thrown inside the transaction a refused route runs in, to roll it back (never escapes `refuseSuccess`). */
+const ROLLBACK: unique symbol = Symbol("infra-doubles: refused by a service mutant");
 
 /** Origins of base URLs seen so far (a handler is built per doubles, a doubles per test, on the same few bases). */
 const baseOrigins = new Map<string, string>();
@@ -288,10 +291,8 @@ export function createHandler(options: HandlerOptions): Handler {
     // A service mutant's change to this route's answers (src/interceptors/mutation.ts), when the
     // request is for the endpoint it names.
     const mutating = mutation !== undefined && mutation.service === key && mutatedEndpoint(result, normalized) === mutation.endpoint ? mutation : undefined;
-    // A refusal stores nothing: the state before the route ran, put back when it answered a success.
-    const before = mutating?.kind === "refusal" ? { snapshot: sim.snapshot(), version: sim.version } : undefined;
     try {
-      const answered = result.route.handler({
+      const context: RouteContext = {
         sim,
         request: normalized,
         params: result.params,
@@ -300,16 +301,10 @@ export function createHandler(options: HandlerOptions): Handler {
         path: result.path,
         ...(note === undefined ? {} : { endpoint: note }),
         describe: journalNote.describe,
-      });
-      // Only a route that answered at once can have its changes undone: an asynchronous one (a
-      // blocking read, which changes nothing) may have waited while other requests changed state.
-      const synchronous = !(answered instanceof Promise);
-      let response = await answered;
-      if (mutating !== undefined && refusable(response)) {
-        if (mutating.kind === "refusal") {
-          if (synchronous && before !== undefined && sim.version !== before.version) sim.restore(before.snapshot);
-          response = refusalResponse(service, mutating, normalized);
-        } else if (mutating.kind === "list-order") {
+      };
+      let response = await (mutating?.kind === "refusal" ? refuseSuccess(service, mutating, result.route, context) : result.route.handler(context));
+      if (mutating !== undefined && mutating.kind !== "refusal" && refusable(response)) {
+        if (mutating.kind === "list-order") {
           const pointer = service.answerTable?.routes[mutating.endpoint]?.unorderedList;
           if (pointer !== undefined) response = reorderList(response, pointer);
         } else {
@@ -333,6 +328,31 @@ export function createHandler(options: HandlerOptions): Handler {
       }
       return record(journalNote, normalized, key, bugResponse(error), sim.now(), error, fault, endpointOf());
     }
+  }
+
+  /**
+   * Runs `route` for a request a `refusal` mutation targets, and answers the service's own error for
+   * the mutation's code instead of a success (an error answer stays the route's own). Nothing the
+   * route did is kept, nor seen: it runs inside a kernel transaction that is rolled back (so the
+   * transitions it traced never reach coverage) and the state taken before it (schedule, ids and
+   * stored bytes included) is put back. A route answering asynchronously (a blocking read, which
+   * changes nothing) is only answered for: other requests may have changed state while it waited.
+   */
+  async function refuseSuccess(service: HttpService, mutation: Extract<WireMutation, { kind: "refusal" }>, route: Route, context: RouteContext): Promise<SimResponse> {
+    const snapshot = sim.snapshot();
+    let answered: SimResponse | Promise<SimResponse> | undefined;
+    try {
+      sim.update(service.name, () => {
+        answered = route.handler(context);
+        if (!(answered instanceof Promise) && refusable(answered)) throw ROLLBACK;
+      });
+    } catch (error) {
+      if (error !== ROLLBACK) throw error;
+      sim.restore(snapshot);
+      return refusalResponse(service, mutation, context.request);
+    }
+    const response = await (answered as SimResponse | Promise<SimResponse>);
+    return refusable(response) ? refusalResponse(service, mutation, context.request) : response;
   }
 
   /**
