@@ -120,6 +120,11 @@ export interface RouteAnswers {
   readonly unorderedList?: string;
   /** Whether success answers can carry object members as `null` (optional fields a client may see absent). */
   readonly nullFields?: boolean;
+  /**
+   * The route's own wording of a documented error, where it differs from the service's usual one
+   * (`{ not_found: "Requested binding rule does not exist: ACL not found" }`; see the answers table's `messages`).
+   */
+  readonly messages?: Readonly<Partial<Record<DomainErrorCode, string>>>;
 }
 
 /**

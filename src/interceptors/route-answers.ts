@@ -24,7 +24,7 @@ export interface RouteAnswersTable {
  * A row of an answers table.
  * @param success - the documented success status (or statuses).
  * @param errors - the other documented errors, as domain error codes.
- * @param extra - `unorderedList` (a JSON pointer) and `nullFields`.
+ * @param extra - `unorderedList` (a JSON pointer), `nullFields` and the route's own `messages`.
  * @example answersRow(202, ["conflict"]) // { success: [202], errors: ["conflict"] }
  */
 export function answersRow(success: number | readonly number[], errors: readonly DomainErrorCode[] = [], extra: Omit<RouteAnswers, "success" | "errors"> = {}): RouteAnswers {

@@ -133,3 +133,37 @@ describe("wire-side mutants: every one answers without a bug", () => {
     expect(changed).toEqual({ "status-swapped": 34, "field-omitted": 6, "list-reordered": 1 });
   }, 120_000);
 });
+
+describe("wire-side mutants: a refusal is the service's own answer to that error", () => {
+  /** Sends one request through the doubles' handler (what every transport calls). */
+  const call = async (doubles: ReturnType<typeof createDoubles>, key: string, method: string, path: string, headers: Record<string, string>, body?: string) => {
+    const response = await doubles.handler.handle({ method, url: new URL(`${doubles.baseUrls()[key]!.api}${path}`), headers, body: new TextEncoder().encode(body ?? "") });
+    return { status: response.status, type: response.headers["content-type"], body: Buffer.from(response.body ?? "").toString() };
+  };
+
+  it("access control: a token, a policy and a role read answer what a read of a missing one answers", async () => {
+    const cases = [
+      ["GET /acl/token/:AccessorID", "/acl/token/00000000-0000-0000-0000-000000000002", "/acl/token/6a0d6ab1-0000-4000-8000-000000000000", "not_found", 404],
+      ["GET /acl/policy/:id", "/acl/policy/00000000-0000-0000-0000-000000000001", "/acl/policy/6a0d6ab1-0000-4000-8000-000000000000", "acl_not_found", 403],
+    ] as const;
+    for (const [label, existing, missing, code, status] of cases) {
+      const faithful = createDoubles({ seed: 7, mutant: null });
+      const headers = { "x-consul-token": faithful.accessControl.bootstrapToken.secretId };
+      const expected = await call(faithful, "accessControl", "GET", missing, headers);
+      expect(expected.status, label).toBe(status);
+      expect((await call(faithful, "accessControl", "GET", existing, headers)).status, label).toBe(200);
+      const mutated = createDoubles({ seed: 7, mutant: `accessControl:status-swapped:${label}/${code}` });
+      expect(await call(mutated, "accessControl", "GET", existing, { "x-consul-token": mutated.accessControl.bootstrapToken.secretId }), label).toEqual(expected);
+    }
+  });
+
+  it("secrets: a role read answers what a read of a missing role answers (404, no messages)", async () => {
+    const faithful = createDoubles({ seed: 7, mutant: null });
+    const expected = await call(faithful, "secrets", "GET", "/ssh/roles/missing", { "x-vault-token": faithful.secrets.rootToken });
+    expect(expected.status).toBe(404);
+    const mutated = createDoubles({ seed: 7, mutant: "secrets:status-swapped:GET /ssh/roles/:name/not_found" });
+    const headers = { "x-vault-token": mutated.secrets.rootToken };
+    expect((await call(mutated, "secrets", "POST", "/ssh/roles/web", { ...headers, "content-type": "application/json" }, '{"key_type":"otp","default_user":"deploy","cidr_list":"10.0.0.0/8"}')).status).toBe(204);
+    expect(await call(mutated, "secrets", "GET", "/ssh/roles/web", headers)).toEqual(expected);
+  });
+});
