@@ -125,6 +125,8 @@ export interface RouteAnswers {
    * (`{ not_found: "Requested binding rule does not exist: ACL not found" }`; see the answers table's `messages`).
    */
   readonly messages?: Readonly<Partial<Record<DomainErrorCode, string>>>;
+  /** The route's own title of a documented error, for services whose error bodies carry one (`{ conflict: "conflict" }`). */
+  readonly titles?: Readonly<Partial<Record<DomainErrorCode, string>>>;
 }
 
 /**

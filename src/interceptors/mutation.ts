@@ -29,13 +29,15 @@ export type WireMutation =
  * The answer a `refusal` mutation gives instead of a success: the service's own error answer
  * (`service.errorResponse`) for a {@link DomainError} of `mutation.code`, worded with the message
  * the service's answers table gives for that code (the route's row's `messages`, else the table's;
- * none: the code's name).
+ * none: the code's name) and the row's `titles`, if any.
  * @example refusalResponse(runsHttp, { kind: "refusal", service: "runs", endpoint: "POST /runs/:run_id/actions/apply", code: "conflict" }, request).status // 409
  */
 export function refusalResponse(service: HttpService, mutation: Extract<WireMutation, { kind: "refusal" }>, request: SimRequest): SimResponse {
   const table = service.answerTable;
-  const message = table?.routes[mutation.endpoint]?.messages?.[mutation.code] ?? table?.messages[mutation.code] ?? mutation.code.replace(/_/g, " ");
-  return service.errorResponse(new DomainError({ code: mutation.code, service: service.name, operation: mutation.endpoint, message }), request);
+  const row = table?.routes[mutation.endpoint];
+  const message = row?.messages?.[mutation.code] ?? table?.messages[mutation.code] ?? mutation.code.replace(/_/g, " ");
+  const title = row?.titles?.[mutation.code];
+  return service.errorResponse(new DomainError({ code: mutation.code, service: service.name, operation: mutation.endpoint, message, ...(title === undefined ? {} : { title }) }), request);
 }
 
 /**

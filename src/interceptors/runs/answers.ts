@@ -19,7 +19,7 @@ const ROUTES: Readonly<Record<RunsRoute, ReturnType<typeof row>>> = {
   "GET /ingress-attributes/:id": row(200, ["not_found"]),
   "GET /ingress-attributes/:id/created-by": row(200, ["not_found"]),
   // Errors table: "Archive configuration version 202 / 409 / 404".
-  "POST /configuration-versions/:id/actions/archive": row(202, ["conflict", "not_found"]),
+  "POST /configuration-versions/:id/actions/archive": row(202, ["conflict", "not_found"], { messages: { conflict: 'Configuration version is not "uploaded"; archive not allowed' } }),
   // "Download configuration files 302 / 404".
   "GET /configuration-versions/:id/download": row(302, ["not_found"]),
   "GET /runs/:run_id/configuration-version/download": row(302, ["not_found"]),
@@ -34,11 +34,13 @@ const ROUTES: Readonly<Record<RunsRoute, ReturnType<typeof row>>> = {
   "GET /runs/:run_id": row(200, ["not_found"], nulls),
   // "Apply 202 / 409", "Discard 202 / 409", "Cancel 202 / 409 / 404", "Force-cancel 202 / 409 / 404",
   // "Force-execute 202 / 403 / 409 / 404" (403: precondition_failed).
-  "POST /runs/:run_id/actions/apply": row(202, ["conflict"]),
-  "POST /runs/:run_id/actions/discard": row(202, ["conflict"]),
-  "POST /runs/:run_id/actions/cancel": row(202, ["conflict", "not_found"]),
-  "POST /runs/:run_id/actions/force-cancel": row(202, ["conflict", "not_found"]),
-  "POST /runs/:run_id/actions/force-execute": row(202, ["precondition_failed", "conflict", "not_found"]),
+  "POST /runs/:run_id/actions/apply": row(202, ["conflict"], { messages: { conflict: "Run was not paused for confirmation; apply not allowed" } }),
+  "POST /runs/:run_id/actions/discard": row(202, ["conflict"], { messages: { conflict: "Run was not paused for confirmation or priority; discard not allowed" } }),
+  "POST /runs/:run_id/actions/cancel": row(202, ["conflict", "not_found"], { messages: { conflict: "Run was not planning or applying; cancel not allowed" } }),
+  "POST /runs/:run_id/actions/force-cancel": row(202, ["conflict", "not_found"], { messages: { conflict: "Run was not planning or applying; force-cancel not allowed" } }),
+  "POST /runs/:run_id/actions/force-execute": row(202, ["precondition_failed", "conflict", "not_found"], {
+    messages: { precondition_failed: "Run is not pending; force-execute not allowed", conflict: "The run locking the workspace is not in a discardable state" },
+  }),
   "GET /plans/:id": row(200, ["not_found"]),
   "GET /applies/:id": row(200, ["not_found"]),
   "GET /v1/log/:token": row(200),
@@ -57,14 +59,19 @@ const ROUTES: Readonly<Record<RunsRoute, ReturnType<typeof row>>> = {
   "GET /organizations/:organization_name/workspaces": row(200, ["not_found"], nulls),
   "GET /organizations/:organization_name/workspaces/:name": row(200, ["not_found"], nulls),
   "GET /workspaces/:workspace_id": row(200, ["not_found"], nulls),
-  "POST /workspaces/:workspace_id/actions/lock": row(200, ["conflict", "not_found"]),
-  "POST /workspaces/:workspace_id/actions/unlock": row(200, ["conflict", "not_found"]),
-  "POST /workspaces/:workspace_id/actions/force-unlock": row(200, ["conflict", "not_found"]),
+  // The lock endpoints' 409 carries the title `conflict` and the real detail.
+  "POST /workspaces/:workspace_id/actions/lock": row(200, ["conflict", "not_found"], { messages: { conflict: "Unable to lock workspace. The workspace is already locked." }, titles: { conflict: "conflict" } }),
+  "POST /workspaces/:workspace_id/actions/unlock": row(200, ["conflict", "not_found"], { messages: { conflict: "Unable to unlock workspace. The workspace is not locked." }, titles: { conflict: "conflict" } }),
+  "POST /workspaces/:workspace_id/actions/force-unlock": row(200, ["conflict", "not_found"], {
+    messages: { conflict: "Unable to force-unlock workspace. The workspace is not locked." },
+    titles: { conflict: "conflict" },
+  }),
 };
 
 /**
  * The run orchestration service's answers table ({@link RouteAnswersTable}); the messages are the
- * `detail`s its error documents carry for each kind of refusal (404 and 401 carry none).
+ * `detail`s its error documents carry for each kind of refusal (404 and 401 carry none): the
+ * simulator's own wording, per route where it has one (the actions, the lock endpoints).
  * @example RUNS_ANSWERS.routes["POST /runs/:run_id/actions/apply"]?.errors // ["conflict"]
  */
 export const RUNS_ANSWERS: RouteAnswersTable = Object.freeze({

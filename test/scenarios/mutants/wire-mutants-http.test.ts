@@ -66,7 +66,7 @@ describeEachTransport("wire mutants: the mutated answer, and nothing stored", (h
     const { runId, headers } = await pendingRun(t);
     const discard = await send(`${t.base("runs")}/runs/${runId}/actions/discard`, { method: "POST", headers, body: {} });
     expect(discard.status).toBe(409);
-    expect(JSON.parse(discard.text)).toEqual({ errors: [{ status: "409", title: "transition not allowed", detail: "transition not allowed" }] });
+    expect(JSON.parse(discard.text)).toEqual({ errors: [{ status: "409", title: "transition not allowed", detail: "Run was not paused for confirmation or priority; discard not allowed" }] });
     expect(discard.headers).toContainEqual(["content-type", "application/vnd.api+json"]);
     const shown = await send(`${t.base("runs")}/runs/${runId}`, { headers });
     expect((JSON.parse(shown.text) as { data: { attributes: { status: string } } }).data.attributes.status).toBe("pending");

@@ -167,3 +167,21 @@ describe("wire-side mutants: a refusal is the service's own answer to that error
     expect(await call(mutated, "secrets", "GET", "/ssh/roles/web", headers)).toEqual(expected);
   });
 });
+
+describe("wire-side mutants: run orchestration refusals in the service's words", () => {
+  it("the cancel of a pending run (a real 409) and the discard mutant's 409 have the same shape; the lock mutant's 409 is the lock endpoints' own", async () => {
+    const doubles = createDoubles({ seed: 7, mutant: "runs:status-swapped:POST /workspaces/:workspace_id/actions/lock/conflict" });
+    const runs = doubles.runs;
+    const org = runs.addOrganization("acme");
+    const ws = runs.addWorkspace(org, { name: "prod" });
+    const user = runs.addUser({ username: "alice", permissions: { [ws.id]: "admin" } });
+    const headers = { authorization: `Bearer ${runs.issueUserToken(user.id)}`, "content-type": "application/vnd.api+json" };
+    const url = new URL(`${doubles.baseUrls().runs!.api}/workspaces/${ws.id}/actions/lock`);
+    const locked = await doubles.handler.handle({ method: "POST", url, headers, body: new Uint8Array() });
+    expect(locked.status).toBe(409);
+    expect(JSON.parse(Buffer.from(locked.body ?? "").toString())).toEqual({ errors: [{ status: "409", title: "conflict", detail: "Unable to lock workspace. The workspace is already locked." }] });
+    // Nothing stored: the workspace is still unlocked.
+    const shown = await doubles.handler.handle({ method: "GET", url: new URL(`${doubles.baseUrls().runs!.api}/workspaces/${ws.id}`), headers, body: new Uint8Array() });
+    expect((JSON.parse(Buffer.from(shown.body ?? "").toString()) as { data: { attributes: { locked: boolean } } }).data.attributes.locked).toBe(false);
+  });
+});
