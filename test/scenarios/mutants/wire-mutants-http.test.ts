@@ -73,6 +73,7 @@ describeEachTransport("wire mutants: the mutated answer, and nothing stored", (h
     // The journal and coverage show what the client received.
     const entry = t.doubles.journal.filter({ service: "runs", route: "POST /runs/:run_id/actions/discard" });
     expect(entry.map((e) => e.status)).toEqual([409]);
+    expect(entry[0]!.responseBody.text()).toBe(discard.text);
     const coverage = t.doubles.coverage().services.runs!;
     expect(coverage.endpoints.statuses["POST /runs/:run_id/actions/discard"]).toEqual({ "409": 1 });
     expect(coverage.machines.run!.states.reached).toEqual({ pending: 1 });
@@ -150,7 +151,9 @@ describeEachTransport("wire mutants: the mutated answer, and nothing stored", (h
     const listed = await send(`${t.base("secrets")}/ssh/roles?list=true`, { headers });
     expect(listed.status).toBe(200);
     expect((JSON.parse(listed.text) as { data: { keys: string[] } }).data.keys).toEqual(["b-role", "a-role"]);
-    expect(t.doubles.journal.filter({ service: "secrets" }).at(-1)?.status).toBe(200);
+    const last = t.doubles.journal.filter({ service: "secrets" }).at(-1);
+    expect(last?.status).toBe(200);
+    expect(last?.responseBody.text()).toBe(listed.text);
   });
 
   it("secrets field-omitted: the role read leaves out wrap_info, warnings and auth; the list read is untouched", async () => {

@@ -185,3 +185,16 @@ describe("wire-side mutants: run orchestration refusals in the service's words",
     expect((JSON.parse(Buffer.from(shown.body ?? "").toString()) as { data: { attributes: { locked: boolean } } }).data.attributes.locked).toBe(false);
   });
 });
+
+describe("wire-side mutants: secrets engines at other mount paths", () => {
+  it("a mutant of an engine route changes it under every mount of its type", async () => {
+    const doubles = createDoubles({ seed: 7, mutant: "secrets:list-reordered:LIST /ssh/roles" });
+    const api = doubles.baseUrls().secrets!.api;
+    const headers = { "x-vault-token": doubles.secrets.rootToken, "content-type": "application/json" };
+    const send = (method: string, path: string, body?: string) => doubles.handler.handle({ method, url: new URL(`${api}${path}`), headers, body: new TextEncoder().encode(body ?? "") });
+    expect((await send("POST", "/sys/mounts/ssh-prod", '{"type":"ssh"}')).status).toBe(204);
+    for (const name of ["a-role", "b-role"]) expect((await send("POST", `/ssh-prod/roles/${name}`, '{"key_type":"otp","default_user":"deploy","cidr_list":"10.0.0.0/8"}')).status).toBe(204);
+    const listed = await send("GET", "/ssh-prod/roles?list=true");
+    expect((JSON.parse(Buffer.from(listed.body ?? "").toString()) as { data: { keys: string[] } }).data.keys).toEqual(["b-role", "a-role"]);
+  });
+});
