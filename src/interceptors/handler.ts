@@ -308,7 +308,7 @@ export function createHandler(options: HandlerOptions): Handler {
           const pointer = service.answerTable?.routes[mutating.endpoint]?.unorderedList;
           if (pointer !== undefined) response = reorderList(response, pointer);
         } else {
-          response = omitNullFields(response);
+          response = omitNullFields(response, mutating.field);
         }
       }
       if (plan?.commit === true) {

@@ -118,8 +118,12 @@ export interface RouteAnswers {
    * unspecified (`""`: the body itself; `/data/keys`). Absent: no list, or its order is specified.
    */
   readonly unorderedList?: string;
-  /** Whether success answers can carry object members as `null` (optional fields a client may see absent). */
-  readonly nullFields?: boolean;
+  /**
+   * The optional members success answers carry as `null`, which a client may meet absent: the
+   * member names the spec gives as "or null" (`["canceled-at", "target-addrs"]`; found at any
+   * depth), or `true` when the answers carry `null` members the spec does not name one by one.
+   */
+  readonly nullFields?: boolean | readonly string[];
   /**
    * The route's own wording of a documented error, where it differs from the service's usual one
    * (`{ not_found: "Requested binding rule does not exist: ACL not found" }`; see the answers table's `messages`).

@@ -16,14 +16,15 @@ import type { HttpService, SimRequest, SimResponse } from "./http.js";
  *   `code` (e.g. `conflict`: 409 with the service's error body), before the operation runs, so
  *   nothing is stored;
  * - `list-order`: a list the spec leaves unordered is answered in another legal order (reversed);
- * - `omit-null-fields`: optional fields the answer carries as `null` are left out.
+ * - `omit-null-fields`: optional fields the answer carries as `null` are left out (only the members
+ *   named `field`, when given).
  * @example
  * createHandler({ sim, services, mutation: { kind: "refusal", service: "runs", endpoint: "POST /runs/:run_id/actions/apply", code: "conflict" } })
  */
 export type WireMutation =
   | { readonly kind: "refusal"; readonly service: string; readonly endpoint: string; readonly code: DomainErrorCode }
   | { readonly kind: "list-order"; readonly service: string; readonly endpoint: string }
-  | { readonly kind: "omit-null-fields"; readonly service: string; readonly endpoint: string };
+  | { readonly kind: "omit-null-fields"; readonly service: string; readonly endpoint: string; readonly field?: string };
 
 /**
  * The answer a `refusal` mutation gives instead of a success: the service's own error answer
@@ -92,12 +93,13 @@ export function reorderList(response: SimResponse, pointer: string): SimResponse
 }
 
 /**
- * `response` with every object member whose value is `null` left out, at any depth (`{"a":null}`
- * becomes `{}`; `null` items of arrays stay: an array has no optional members), or as it was when
- * it has none.
+ * `response` with every object member whose value is `null` left out (only those named `field`,
+ * when given), at any depth (`{"a":null}` becomes `{}`; `null` items of arrays stay: an array has
+ * no optional members), or as it was when it has none.
  * @example omitNullFields(json(200, { wrap_info: null, data: { a: 1 } })).body // '{"data":{"a":1}}'
+ * @example omitNullFields(json(200, { wrap_info: null, auth: null }), "auth").body // '{"wrap_info":null}'
  */
-export function omitNullFields(response: SimResponse): SimResponse {
+export function omitNullFields(response: SimResponse, field?: string): SimResponse {
   return rewriteJson(response, (body) => {
     let omitted = false;
     const strip = (value: unknown): unknown => {
@@ -105,7 +107,7 @@ export function omitNullFields(response: SimResponse): SimResponse {
       if (value === null || typeof value !== "object") return value;
       const out: Record<string, unknown> = {};
       for (const [name, member] of Object.entries(value)) {
-        if (member === null) omitted = true;
+        if (member === null && (field === undefined || name === field)) omitted = true;
         else out[name] = strip(member);
       }
       return out;

@@ -2,19 +2,27 @@
  * What each run orchestration route answers, as run-orchestration.md documents it ("Endpoints" and
  * "Errors" tables) and, where it is silent, FIDELITY.md "Run orchestration" (404 for a resource that
  * is missing or hidden). Lists are newest first (FIDELITY.md), so no list's order is left open.
- * `nullFields`: the GET answers whose serializers write `null` members (relationships without data,
- * `prev-page` on a first page, `error-message`, `session-timeout`, ...). Data for service mutants.
+ * `nullFields`: the members the spec's resource tables give as "or null" (configuration versions'
+ * `error` and `error-message`, runs' `canceled-at`, `target-addrs`, `replace-addrs`, engine
+ * versions' `deprecated-reason` and `created-at`), else `true` for GET answers whose serializers
+ * write `null` members the spec does not name (relationships without data, `prev-page` on a first
+ * page, `session-timeout`, ...). Data for service mutants.
  */
 import { answersRow as row, type RouteAnswersTable } from "../route-answers.js";
 import type { RunsRoute } from "../route-names.js";
 
+/** Answers with `null` members the spec does not name one by one (relationships, pagination, ...). */
 const nulls = { nullFields: true } as const;
+/** The members the spec's resource tables give as "null or value" / "or null", per resource. */
+const versionNulls = { nullFields: ["error", "error-message"] } as const;
+const runNulls = { nullFields: ["canceled-at", "target-addrs", "replace-addrs"] } as const;
+const engineVersionNulls = { nullFields: ["deprecated-reason", "created-at"] } as const;
 
 /** Every runs route's documented answers (a route missing here is a compile error). */
 const ROUTES: Readonly<Record<RunsRoute, ReturnType<typeof row>>> = {
-  "GET /workspaces/:workspace_id/configuration-versions": row(200, ["not_found"], nulls),
+  "GET /workspaces/:workspace_id/configuration-versions": row(200, ["not_found"], versionNulls),
   "POST /workspaces/:workspace_id/configuration-versions": row(201, ["not_found", "invalid"]),
-  "GET /configuration-versions/:id": row(200, ["not_found"], nulls),
+  "GET /configuration-versions/:id": row(200, ["not_found"], versionNulls),
   "GET /configuration-versions/:id/ingress-attributes": row(200, ["not_found"]),
   "GET /ingress-attributes/:id": row(200, ["not_found"]),
   "GET /ingress-attributes/:id/created-by": row(200, ["not_found"]),
@@ -29,9 +37,9 @@ const ROUTES: Readonly<Record<RunsRoute, ReturnType<typeof row>>> = {
   "HEAD /v1/object/:token": row(200),
   // "Create run 201 / 404 / 422".
   "POST /runs": row(201, ["not_found", "invalid"]),
-  "GET /workspaces/:workspace_id/runs": row(200, ["not_found"], nulls),
+  "GET /workspaces/:workspace_id/runs": row(200, ["not_found"], runNulls),
   // "Get run 200 / 404".
-  "GET /runs/:run_id": row(200, ["not_found"], nulls),
+  "GET /runs/:run_id": row(200, ["not_found"], runNulls),
   // "Apply 202 / 409", "Discard 202 / 409", "Cancel 202 / 409 / 404", "Force-cancel 202 / 409 / 404",
   // "Force-execute 202 / 403 / 409 / 404" (403: precondition_failed).
   "POST /runs/:run_id/actions/apply": row(202, ["conflict"], { messages: { conflict: "Run was not paused for confirmation; apply not allowed" } }),
@@ -48,9 +56,9 @@ const ROUTES: Readonly<Record<RunsRoute, ReturnType<typeof row>>> = {
   "GET /cost-estimates/:id": row(200, ["not_found"], nulls),
   "GET /users/:id": row(200, ["not_found"]),
   // "Engine versions list / show 404", "create 404 / 422", "update 404 / 422", "delete 204 / 404 / 422".
-  "GET /admin/engine-versions": row(200, ["not_found"], nulls),
+  "GET /admin/engine-versions": row(200, ["not_found"], engineVersionNulls),
   "POST /admin/engine-versions": row(201, ["not_found", "invalid"]),
-  "GET /admin/engine-versions/:id": row(200, ["not_found"], nulls),
+  "GET /admin/engine-versions/:id": row(200, ["not_found"], engineVersionNulls),
   "PATCH /admin/engine-versions/:id": row(200, ["not_found", "invalid"]),
   "DELETE /admin/engine-versions/:id": row(204, ["not_found", "invalid"]),
   "GET /ping": row(204),

@@ -7,21 +7,27 @@
  * return nothing, 200 with the envelope otherwise (as the routes' handlers do). LIST answers'
  * `data.keys` come in an order the spec does not give. Every envelope answer carries `wrap_info`
  * and `auth` as `null` (and `warnings` when there are none), so each read answering an envelope
- * gets a field-omitted mutant. Data for service mutants.
+ * gets a field-omitted mutant per member (and the IAM credentials read one for `security_token`).
+ * Data for service mutants.
  */
 import type { DomainErrorCode } from "../../simulator/kernel/errors.js";
 import { answersRow, type RouteAnswersTable } from "../route-answers.js";
 import type { SecretsRoute } from "../route-names.js";
 
 type Row = ReturnType<typeof answersRow>;
+/**
+ * The envelope's members answered as `null`: `warnings` ("array or null") and `auth` ("null") as
+ * the spec's envelope gives them, and `wrap_info` (null unless wrapped; envelope.ts).
+ */
+const ENVELOPE_NULLS: readonly string[] = Object.freeze(["wrap_info", "warnings", "auth"]);
 const F: DomainErrorCode = "forbidden";
 const N: DomainErrorCode = "not_found";
 const I: DomainErrorCode = "invalid";
 
 /** A read answering the envelope: 200, or 403 / 404; its `null` members may be omitted. */
-const read = (errors: readonly DomainErrorCode[] = [F, N]): Row => answersRow(200, errors, { nullFields: true });
+const read = (errors: readonly DomainErrorCode[] = [F, N], nullFields: readonly string[] = ENVELOPE_NULLS): Row => answersRow(200, errors, { nullFields });
 /** A LIST: 200 with `data.keys` in no documented order, or 403 / 404 (none to list). */
-const list = (): Row => answersRow(200, [F, N], { unorderedList: "/data/keys", nullFields: true });
+const list = (): Row => answersRow(200, [F, N], { unorderedList: "/data/keys", nullFields: ENVELOPE_NULLS });
 /** A write answering nothing: 204, or 403 / 400. */
 const write = (errors: readonly DomainErrorCode[] = [F, I]): Row => answersRow(204, errors);
 /** A write answering the envelope: 200, or 403 / 400. */
@@ -109,7 +115,8 @@ const ROUTES: Readonly<Record<SecretsRoute, Row>> = {
   "GET /cloud/roles/:name": read(),
   "POST /cloud/roles/:name": answersRow([204, 200], [F, I]),
   "DELETE /cloud/roles/:name": remove([F, N]),
-  "GET /cloud/creds/:name": read([F, I]),
+  // secrets.md: `security_token` is "null for IAM users".
+  "GET /cloud/creds/:name": read([F, I], [...ENVELOPE_NULLS, "security_token"]),
   "POST /cloud/creds/:name": writeData(),
   "GET /cloud/sts/:name": read([F, I]),
   "POST /cloud/sts/:name": writeData(),

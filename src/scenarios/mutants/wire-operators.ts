@@ -2,7 +2,8 @@
  * The wire-side mutant operators, derived from the route tables and the services' error tables:
  * a route's success answered with the service's other documented error for it (`status-swapped`),
  * a list the spec leaves unordered answered in another order (`list-reordered`), the members an
- * answer carries as `null` left out (`field-omitted`). Each service's answers table
+ * answer carries as `null` left out (`field-omitted`: one mutant per member the spec names as
+ * "or null", else one per route leaving out every `null` member). Each service's answers table
  * (`HttpService.answerTable`, src/interceptors/route-answers.ts) says, per endpoint, what the spec
  * documents; the service's own error function says what each documented error looks like on the
  * wire. See docs/decisions/mutants.md "Wire-side operators".
@@ -83,14 +84,28 @@ export function wireMutants(plugins: readonly ServicePlugin<unknown>[]): Mutant[
     }
     for (const { label, answers } of rows) {
       // Reads only: a client reads the optional fields of what it fetched.
-      if (answers.nullFields !== true || !/^(GET|LIST) /.test(label)) continue;
-      made.push(
-        mutant("field-omitted", label, label, `\`${label}\` leaves out the members it answers as \`null\` (absent instead of null)`, {
-          kind: "omit-null-fields",
-          service: key,
-          endpoint: label,
-        }),
-      );
+      const fields = answers.nullFields;
+      if (fields === undefined || fields === false || !/^(GET|LIST) /.test(label)) continue;
+      if (fields === true) {
+        made.push(
+          mutant("field-omitted", label, label, `\`${label}\` leaves out the members it answers as \`null\` (absent instead of null)`, {
+            kind: "omit-null-fields",
+            service: key,
+            endpoint: label,
+          }),
+        );
+        continue;
+      }
+      for (const field of fields) {
+        made.push(
+          mutant("field-omitted", label, `${label}/${field}`, `\`${label}\` leaves out \`${field}\` where it answers it as \`null\` (absent instead of null)`, {
+            kind: "omit-null-fields",
+            service: key,
+            endpoint: label,
+            field,
+          }),
+        );
+      }
     }
   }
   return made;

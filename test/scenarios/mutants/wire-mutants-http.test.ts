@@ -88,17 +88,18 @@ describeEachTransport("wire mutants: the mutated answer, and nothing stored", (h
     expect((JSON.parse(cancel.text) as { errors: { title: string }[] }).errors[0]?.title).toBe("transition not allowed");
   });
 
-  it("runs field-omitted: the run document leaves out its null members (the faithful one carries them)", async () => {
+  it("runs field-omitted: the run document leaves out `canceled-at` (the faithful one carries it as null); other null members stay", async () => {
     const faithful = await start(null);
     const plain = await pendingRun(faithful);
     const before = await send(`${faithful.base("runs")}/runs/${plain.runId}`, { headers: plain.headers });
-    expect(before.text).toContain('"input-state-version":{"data":null}');
-    const t = await start("runs:field-omitted:GET /runs/:run_id");
+    expect(before.text).toContain('"canceled-at":null');
+    const t = await start("runs:field-omitted:GET /runs/:run_id/canceled-at");
     const { runId, headers } = await pendingRun(t);
     const shown = await send(`${t.base("runs")}/runs/${runId}`, { headers });
     expect(shown.status).toBe(200);
-    expect(shown.text).not.toContain("null");
-    expect(shown.text).toContain('"input-state-version":{}');
+    expect(shown.text).not.toContain("canceled-at");
+    expect(shown.text).toContain('"input-state-version":{"data":null}');
+    expect(shown.text).toContain('"target-addrs":null');
     expect(shown.headers.find(([name]) => name === "content-length")?.[1] ?? String(Buffer.byteLength(shown.text))).toBe(String(Buffer.byteLength(shown.text)));
   });
 
@@ -156,14 +157,14 @@ describeEachTransport("wire mutants: the mutated answer, and nothing stored", (h
     expect(last?.responseBody.text()).toBe(listed.text);
   });
 
-  it("secrets field-omitted: the role read leaves out wrap_info, warnings and auth; the list read is untouched", async () => {
-    const t = await start("secrets:field-omitted:GET /ssh/roles/:name");
+  it("secrets field-omitted: the role read leaves out `auth` (and only it); the list read is untouched", async () => {
+    const t = await start("secrets:field-omitted:GET /ssh/roles/:name/auth");
     const headers = await twoRoles(t);
     const read = await send(`${t.base("secrets")}/ssh/roles/a-role`, { headers });
     expect(read.status).toBe(200);
     const body = JSON.parse(read.text) as Record<string, unknown>;
-    expect(Object.keys(body)).not.toContain("wrap_info");
     expect(Object.keys(body)).not.toContain("auth");
+    expect(body).toMatchObject({ wrap_info: null, warnings: null });
     expect(body.data).toMatchObject({ default_user: "deploy" });
     const listed = await send(`${t.base("secrets")}/ssh/roles?list=true`, { headers });
     expect(JSON.parse(listed.text)).toMatchObject({ wrap_info: null, auth: null });
