@@ -5,12 +5,12 @@
  * (src/scenarios/mutants/wire-operators.ts). See docs/decisions/mutants.md "Wire-side operators".
  */
 import type { DomainErrorCode } from "../simulator/kernel/errors.js";
-import type { HttpService, RouteAnswers } from "./http.js";
+import type { RouteAnswers } from "./http.js";
 
 export type { RouteAnswers } from "./http.js";
 
 /**
- * A service's answers table: one row per endpoint label (`POST /runs/:run_id/actions/apply`), and
+ * A service's answers table (`HttpService.answerTable`): one row per endpoint label (`POST /runs/:run_id/actions/apply`), and
  * the message the service's error function is given when a mutant answers one of its documented
  * errors (the service's own words for that kind of refusal; unused where its error body shows none).
  * @example { routes: { "GET /runs/:run_id": { success: [200], errors: ["not_found"], nullFields: true } }, messages: { not_found: "not found" } }
@@ -29,12 +29,4 @@ export interface RouteAnswersTable {
  */
 export function answersRow(success: number | readonly number[], errors: readonly DomainErrorCode[] = [], extra: Omit<RouteAnswers, "success" | "errors"> = {}): RouteAnswers {
   return Object.freeze({ success: Object.freeze(typeof success === "number" ? [success] : [...success]), errors: Object.freeze([...errors]), ...extra });
-}
-
-/**
- * The answers table of `service` (see {@link HttpService.answerTable}), or undefined when it has none.
- * @example answersOf(runsHttp)?.routes["POST /runs/:run_id/actions/apply"]?.errors // ["conflict"]
- */
-export function answersOf(service: HttpService): RouteAnswersTable | undefined {
-  return service.answerTable;
 }
