@@ -99,6 +99,13 @@ function requestFor(doubles: ReturnType<typeof createDoubles>, m: Mutant, param:
   return { method, url, headers, body: hasBody ? new TextEncoder().encode("{}") : new Uint8Array() };
 }
 
+/** Requests to endpoints of each service that answer a success with bare doubles (a mutant's untargeted request is one of them). */
+const PROBES: readonly (readonly [string, string, string, string])[] = [
+  ["secrets", "GET", "/sys/mounts", "GET /sys/mounts"],
+  ["accessControl", "GET", "/acl/tokens", "GET /acl/tokens"],
+  ["runs", "GET", "/account/details", "GET /account/details"],
+];
+
 describe("wire-side mutants: every one answers without a bug", () => {
   it("property (fixed seed): a mutant's doubles answer a request to its endpoint with no 500 bug answer and no journalled error", async () => {
     await fc.assert(
@@ -115,16 +122,28 @@ describe("wire-side mutants: every one answers without a bug", () => {
     );
   });
 
-  it("every mutant (each once): the same, and a success of the faithful fake has the table's success status", async () => {
+  it("every mutant (each once): an untargeted request answers as the faithful fake; its own endpoint answers without a bug, a success with the table's status", async () => {
     const changed: Record<string, number> = {};
     for (const m of mutants) {
+      const label = m.reaches[0]!.kind === "endpoint" ? m.reaches[0]!.label : "";
       const faithful = createDoubles({ seed: 7, mutant: null });
-      const expected = await faithful.handler.handle(requestFor(faithful, m, "x"));
       const doubles = createDoubles({ seed: 7, mutant: m.id });
+      // First a request the mutant does not target: byte for byte the faithful answer.
+      const probe = PROBES.find(([, , , probeLabel]) => probeLabel !== label)!;
+      const untargeted = async (d: ReturnType<typeof createDoubles>) => {
+        const [key, method, path] = probe;
+        const headers = { authorization: `Bearer ${d.runs.issueSiteAdminToken({ username: "prober" })}`, "x-consul-token": d.accessControl.bootstrapToken.secretId, "x-vault-token": d.secrets.rootToken };
+        const answer = await d.handler.handle({ method, url: new URL(`${d.baseUrls()[key]!.api}${path}`), headers, body: new Uint8Array() });
+        return { status: answer.status, headers: answer.headers, body: Buffer.from(answer.body ?? "").toString() };
+      };
+      const probed = await untargeted(faithful);
+      expect(probed.status, probe.join(" ")).toBeLessThan(300);
+      expect(await untargeted(doubles), m.id).toEqual(probed);
+      // Then the mutant's own endpoint.
+      const expected = await faithful.handler.handle(requestFor(faithful, m, "x"));
       const response = await doubles.handler.handle(requestFor(doubles, m, "x"));
       expect(response.headers["x-infra-doubles-bug"], m.id).toBeUndefined();
       expect(doubles.journal.entries.at(-1)?.error, m.id).toBeUndefined();
-      const label = m.reaches[0]!.kind === "endpoint" ? m.reaches[0]!.label : "";
       const success = ALL_PLUGINS.find((p) => p.key === m.service)!.http.answerTable!.routes[label]!.success;
       if (expected.status >= 200 && expected.status < 300) expect(success, m.id).toContain(expected.status);
       if (m.operator === "status-swapped" && expected.status >= 200 && expected.status < 300) expect(response.status, m.id).toBeGreaterThanOrEqual(400);
