@@ -23,7 +23,7 @@ export {
   type JournalFilter,
   type JournalOptions,
 } from "./interceptors/journal.js";
-export type { EndpointNote, HttpService, NamedRoute, RequestBodyLimit, Route, RouteContext, RouteDoc, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
+export type { EndpointNote, HttpService, NamedRoute, RequestBodyLimit, Route, RouteContext, RouteAnswers, RouteDoc, ServiceMount, SimRequest, SimResponse } from "./interceptors/http.js";
 export { ANY_METHOD, INTERCEPTED_METHODS, interceptWithNock, type NockInterception, type TransportOptions } from "./interceptors/nock-adapter.js";
 export { interceptWithInterceptors, type Interception } from "./interceptors/transports/interceptors.js";
 export type { UnhandledAction, UnhandledRequestPrint, UnhandledRequestStrategy } from "./interceptors/transports/unhandled.js";

@@ -6,10 +6,10 @@
 import { isDomainError } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultPlan, FaultSource } from "./faults.js";
-import type { WireMutation } from "./mutation.js";
+import { omitNullFields, refusable, refusalResponse, reorderList, type WireMutation } from "./mutation.js";
 import { headTooLarge, headTooLargeResponse } from "./head-limit.js";
 import { encodeHeaderValues, headerValuesPrintable } from "./header-values.js";
-import type { EndpointNote, HttpService, NamedRoute, ServiceMount, SimRequest, SimResponse } from "./http.js";
+import type { EndpointNote, HttpService, NamedRoute, Route, RouteContext, ServiceMount, SimRequest, SimResponse } from "./http.js";
 import { JournalBody, RequestJournal, type JournalEntry } from "./journal.js";
 import { ANY_METHOD, catalogHas, catalogOf, isMatch, matchRoute, mountOf, nearestInCatalog, routeEndpoint, type RouteMatch, type RouteMiss } from "./router.js";
 import { forward, forwardedUrl, PassthroughError } from "./passthrough.js";
@@ -106,6 +106,9 @@ export interface Handler {
   admit?(head: RequestHead): SimResponse | undefined;
 }
 
+/** Thrown inside the transaction a refused route runs in, to roll it back (never escapes `refuseSuccess`). */
+const ROLLBACK: unique symbol = Symbol("infra-doubles: refused by a service mutant");
+
 /** Origins of base URLs seen so far (a handler is built per doubles, a doubles per test, on the same few bases). */
 const baseOrigins = new Map<string, string>();
 
@@ -135,6 +138,13 @@ export function createHandler(options: HandlerOptions): Handler {
   /** Service key -> the service's name (what the coverage observer counts by). */
   const nameOf = new Map(mounts.map((m) => [m.key ?? m.service.name, m.service.name]));
   const observe = options.observe;
+  const mutation = options.mutation;
+  /**
+   * The endpoint label a routed request is for (what a mutation names): the row's own, or, for a
+   * catch-all row, the one its service names (`endpointOf`).
+   */
+  const mutatedEndpoint = (result: RouteMatch, request: SimRequest): string | undefined =>
+    result.route.method === ANY_METHOD ? result.mount.service.endpointOf?.(sim, request, result.path) : routeEndpoint(result.route, request.method);
   /**
    * Records one answered request (bodies kept up to the journal's limit, not decoded; the
    * response as the service gave it, before header values are made printable).
@@ -278,8 +288,11 @@ export function createHandler(options: HandlerOptions): Handler {
       }
     }
     const fault = plan?.id;
+    // A service mutant's change to this route's answers (src/interceptors/mutation.ts), when the
+    // request is for the endpoint it names.
+    const mutating = mutation !== undefined && mutation.service === key && mutatedEndpoint(result, normalized) === mutation.endpoint ? mutation : undefined;
     try {
-      const response = await result.route.handler({
+      const context: RouteContext = {
         sim,
         request: normalized,
         params: result.params,
@@ -288,7 +301,16 @@ export function createHandler(options: HandlerOptions): Handler {
         path: result.path,
         ...(note === undefined ? {} : { endpoint: note }),
         describe: journalNote.describe,
-      });
+      };
+      let response = await (mutating?.kind === "refusal" ? refuseSuccess(service, mutating, result.route, context) : result.route.handler(context));
+      if (mutating !== undefined && mutating.kind !== "refusal" && refusable(response)) {
+        if (mutating.kind === "list-order") {
+          const pointer = service.answerTable?.routes[mutating.endpoint]?.unorderedList;
+          if (pointer !== undefined) response = reorderList(response, pointer);
+        } else {
+          response = omitNullFields(response, mutating.field);
+        }
+      }
       if (plan?.commit === true) {
         nameFaulted();
         return record(journalNote, normalized, key, await faultResponse(plan, service, normalized, sim), sim.now(), undefined, fault, endpointOf());
@@ -306,6 +328,31 @@ export function createHandler(options: HandlerOptions): Handler {
       }
       return record(journalNote, normalized, key, bugResponse(error), sim.now(), error, fault, endpointOf());
     }
+  }
+
+  /**
+   * Runs `route` for a request a `refusal` mutation targets, and answers the service's own error for
+   * the mutation's code instead of a success (an error answer stays the route's own). Nothing the
+   * route did is kept, nor seen: it runs inside a kernel transaction that is rolled back (so the
+   * transitions it traced never reach coverage) and the state taken before it (schedule, ids and
+   * stored bytes included) is put back. A route answering asynchronously (a blocking read, which
+   * changes nothing) is only answered for: other requests may have changed state while it waited.
+   */
+  async function refuseSuccess(service: HttpService, mutation: Extract<WireMutation, { kind: "refusal" }>, route: Route, context: RouteContext): Promise<SimResponse> {
+    const snapshot = sim.snapshot();
+    let answered: SimResponse | Promise<SimResponse> | undefined;
+    try {
+      sim.update(service.name, () => {
+        answered = route.handler(context);
+        if (!(answered instanceof Promise) && refusable(answered)) throw ROLLBACK;
+      });
+    } catch (error) {
+      if (error !== ROLLBACK) throw error;
+      sim.restore(snapshot);
+      return refusalResponse(service, mutation, context.request);
+    }
+    const response = await (answered as SimResponse | Promise<SimResponse>);
+    return refusable(response) ? refusalResponse(service, mutation, context.request) : response;
   }
 
   /**

@@ -3,6 +3,7 @@
  * server, a direct call) converts to and from, and the per-service plug-in contract.
  */
 import { setOwn } from "../simulator/kernel/dict.js";
+import type { DomainErrorCode } from "../simulator/kernel/errors.js";
 import type { Simulator } from "../simulator/kernel/simulator.js";
 import type { FaultAnswer } from "./faults.js";
 import type { SimRequest, SimResponse } from "./message.js";
@@ -99,6 +100,40 @@ export interface RouteDoc {
 }
 
 /**
+ * What a route answers, as its spec documents it (FIDELITY.md where the spec is silent): the data
+ * the wire-side service mutants are derived from (src/scenarios/mutants/wire-operators.ts). Kept
+ * per endpoint label in {@link HttpService.answerTable}.
+ * @example { success: [202], errors: ["conflict", "not_found"] } // POST /runs/:run_id/actions/cancel (spec: 202 / 409 / 404)
+ */
+export interface RouteAnswers {
+  /** The statuses of the route's success answers (`[202]`; `[204, 200]` when the body is optional). */
+  readonly success: readonly number[];
+  /**
+   * The route's other documented errors, as the domain error codes the service's own error
+   * function turns into them (`conflict`: 409 for runs); empty when the spec documents none.
+   */
+  readonly errors: readonly DomainErrorCode[];
+  /**
+   * A JSON pointer (RFC 6901) to an array in the success body whose order the spec leaves
+   * unspecified (`""`: the body itself; `/data/keys`). Absent: no list, or its order is specified.
+   */
+  readonly unorderedList?: string;
+  /**
+   * The optional members success answers carry as `null`, which a client may meet absent: the
+   * member names the spec gives as "or null" (`["canceled-at", "target-addrs"]`; found at any
+   * depth), or `true` when the answers carry `null` members the spec does not name one by one.
+   */
+  readonly nullFields?: boolean | readonly string[];
+  /**
+   * The route's own wording of a documented error, where it differs from the service's usual one
+   * (`{ not_found: "Requested binding rule does not exist: ACL not found" }`; see the answers table's `messages`).
+   */
+  readonly messages?: Readonly<Partial<Record<DomainErrorCode, string>>>;
+  /** The route's own title of a documented error, for services whose error bodies carry one (`{ conflict: "conflict" }`). */
+  readonly titles?: Readonly<Partial<Record<DomainErrorCode, string>>>;
+}
+
+/**
  * A service's HTTP face: routes as data, and the one place that turns errors into its own error
  * responses.
  */
@@ -163,6 +198,15 @@ export interface HttpService {
    * elsewhere.
    */
   readonly faultAnswers?: Readonly<Record<string, FaultAnswer>>;
+  /**
+   * What each route answers, by endpoint label (`POST /runs/:run_id/actions/apply`; see
+   * {@link RouteAnswers}), every endpoint with a row, and the messages its documented errors are
+   * rendered with. Service mutants are derived from it (src/interceptors/route-answers.ts).
+   */
+  readonly answerTable?: {
+    readonly routes: Readonly<Record<string, RouteAnswers>>;
+    readonly messages: Readonly<Partial<Record<DomainErrorCode, string>>>;
+  };
 }
 
 /**

@@ -20,15 +20,20 @@ export {
 } from "./kernel/clock.js";
 export { MAX_GO_DURATION_MS, formatGoDuration, parseDuration, type Duration } from "./kernel/duration.js";
 export { DomainError, UsageError, isDomainError, type DomainErrorCode, type DomainErrorInit } from "./kernel/errors.js";
-export { IdSource, type IdState } from "./kernel/ids.js";
+export { IdSource, type IdFormat, type IdKind, type IdState } from "./kernel/ids.js";
+export { limitValue, type LimitUnit, type ServiceLimit } from "./kernel/limits.js";
+export type { SimulatorMutation } from "./kernel/mutation.js";
 export type { Dict } from "./kernel/dict.js";
 export {
   accepts,
+  acceptsNow,
   defineMachine,
   enterState,
   lookupTransition,
   machineTransitions,
+  mutateMachine,
   reachableStates,
+  tableOf,
   takeTransition,
   transition,
   type Machine,

@@ -6,6 +6,7 @@
 import { ACCESS_CONTROL } from "../../simulator/access-control/state.js";
 import type { HttpService } from "../http.js";
 import { accessControlErrorResponse, accessControlNoRoute, text } from "./errors.js";
+import { ACCESS_CONTROL_ANSWERS } from "./answers.js";
 import { ACCESS_CONTROL_ENDPOINTS, accessControlRoutes } from "./routes.js";
 import { ACCESS_CONTROL_FAULT_ANSWERS } from "./fault-answers.js";
 
@@ -25,6 +26,7 @@ export const accessControlHttp: HttpService = {
   routes: accessControlRoutes,
   errorResponse: accessControlErrorResponse,
   faultAnswers: ACCESS_CONTROL_FAULT_ANSWERS,
+  answerTable: ACCESS_CONTROL_ANSWERS,
   noRoute: accessControlNoRoute,
   endpoints: () => ACCESS_CONTROL_ENDPOINTS,
   bodyLimit: {

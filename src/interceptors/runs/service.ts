@@ -11,6 +11,7 @@ import { errorDocument, runsErrorResponse, runsNoRoute } from "./errors.js";
 import { runRoutes } from "./run-routes.js";
 import { workspaceRoutes } from "./workspace-routes.js";
 import { RUNS_FAULT_ANSWERS } from "./fault-answers.js";
+import { RUNS_ANSWERS } from "./answers.js";
 
 /**
  * The longest request body the fake reads, API documents and archive uploads alike: 32 MiB (the
@@ -28,6 +29,7 @@ export const runsHttp: HttpService = {
   routes: [...configurationVersionRoutes, ...runRoutes, ...engineVersionRoutes, ...workspaceRoutes],
   errorResponse: runsErrorResponse,
   faultAnswers: RUNS_FAULT_ANSWERS,
+  answerTable: RUNS_ANSWERS,
   noRoute: runsNoRoute,
   bodyLimit: {
     maxBytes: RUNS_MAX_REQUEST_BYTES,

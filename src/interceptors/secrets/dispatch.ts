@@ -6,6 +6,7 @@
  *
  * Spec: secrets.md "Endpoints", "Authentication"; FIDELITY.md "Secrets".
  */
+import { SECRETS_ANSWERS } from "./answers.js";
 import { json, type HttpService, type NamedRoute, type RouteContext, type SimResponse } from "../http.js";
 import { ANY_METHOD, matchPath } from "../router.js";
 import type { OperationContext, ReadContext, Simulator } from "../../simulator/kernel/simulator.js";
@@ -63,6 +64,7 @@ export function createSecretsHttpService(pipeline: SecretsPipeline): HttpService
     errorResponse: (error, request) => secretsErrorResponse(error, request),
     noRoute: () => noHandlerResponse(""),
     faultAnswers: SECRETS_FAULT_ANSWERS,
+    answerTable: SECRETS_ANSWERS,
     catalog: (sim) => secretsCatalog(pipeline, sim),
     endpoints: () => secretsEndpoints(pipeline),
     endpointOf: (sim, request, path) => endpointBeforePipeline(pipeline, sim, request, path),

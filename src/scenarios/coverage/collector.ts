@@ -138,6 +138,11 @@ export class CoverageCollector {
   private readonly byService = new Map<string, { readonly key: string; readonly universe: ServiceUniverse; counters: ServiceCounters | undefined }>();
   private readonly stopTrace: () => void;
   private readonly testFile: (() => string | undefined) | undefined;
+  /**
+   * Called after each count (an answer or a traced event), when set: the coverage sink's eager
+   * mode writes the coverage file soon after (`infra-doubles mutate`'s faithful run).
+   */
+  onCount: (() => void) | undefined = undefined;
 
   constructor(sim: Simulator, plugins: readonly ServicePlugin<unknown>[], options: CoverageCollectorOptions = {}) {
     this.testFile = options.testFile;
@@ -162,6 +167,7 @@ export class CoverageCollector {
       const file = this.testFile?.();
       if (file !== undefined) addFile(counters.answersBy, endpoint, file);
     } else bump(counters.unmatched, status);
+    this.onCount?.();
   };
 
   /** Stops observing the simulator's trace (answers are observed only by handlers built with {@link CoverageCollector.observe}). */
@@ -192,6 +198,7 @@ export class CoverageCollector {
   private traced(service: string, event: TraceEvent): void {
     const counters = this.countersOf(service);
     if (counters === undefined) return;
+    this.onCount?.();
     const file = this.testFile?.();
     switch (event.kind) {
       case "state":

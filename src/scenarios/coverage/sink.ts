@@ -18,6 +18,17 @@ import { mergeCoverage, type CoverageReport } from "./report.js";
  */
 export const COVERAGE_DIR_ENV = "INFRA_DOUBLES_COVERAGE_DIR";
 
+/**
+ * The environment variable that makes the sink write a process's coverage file soon after each
+ * count (coalesced to one write per turn of the event loop), not only when a doubles closes or the
+ * process exits: a test runner's worker killed at the end of a run (vitest 4's fork pool) never
+ * runs exit handlers, so the coverage of doubles a suite never closed would be lost.
+ * `infra-doubles mutate` sets it for its faithful run, whose coverage picks the tests each mutant
+ * needs; it costs a write of the file per turn in which something was counted.
+ * @example INFRA_DOUBLES_COVERAGE_DIR=/tmp/cov INFRA_DOUBLES_COVERAGE_EAGER=1 npx vitest run
+ */
+export const COVERAGE_EAGER_ENV = "INFRA_DOUBLES_COVERAGE_EAGER";
+
 /** What a process keeps for its coverage file. */
 interface SinkState {
   /** This process's file name. */
@@ -26,6 +37,8 @@ interface SinkState {
   /** Collectors not yet handed over (written at exit). */
   readonly open: Set<CoverageCollector>;
   exitHooked: boolean;
+  /** Eager mode: a write of the file is scheduled. */
+  writeScheduled?: boolean;
 }
 
 const KEY = Symbol.for("infra-doubles.coverage-sink");
@@ -92,12 +105,31 @@ export function registerCoverage(collector: CoverageCollector): void {
   if (!process.env[COVERAGE_DIR_ENV]) return;
   const sink = state();
   sink.open.add(collector);
+  if (process.env[COVERAGE_EAGER_ENV] === "1") {
+    collector.onCount = () => {
+      if (sink.writeScheduled === true) return;
+      sink.writeScheduled = true;
+      setImmediate(() => {
+        sink.writeScheduled = false;
+        writeEagerly(sink);
+      });
+    };
+  }
   if (!sink.exitHooked) {
     sink.exitHooked = true;
     process.once("exit", () => {
       for (const pending of [...sink.open]) flushCoverage(pending);
     });
   }
+}
+
+/** Eager mode: writes the file with the closed collectors' coverage and the open ones' so far. */
+function writeEagerly(sink: SinkState): void {
+  const dir = process.env[COVERAGE_DIR_ENV];
+  if (!dir || sink.open.size === 0) return;
+  const reports = [...(sink.merged === undefined ? [] : [sink.merged]), ...[...sink.open].map((open) => open.report())];
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, sink.file), `${JSON.stringify(mergeCoverage(reports))}\n`);
 }
 
 /**

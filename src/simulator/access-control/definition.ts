@@ -16,7 +16,6 @@ import {
   DEFAULT_NAMESPACE,
   GLOBAL_MANAGEMENT_POLICY_ID,
   GLOBAL_MANAGEMENT_RULES,
-  defaultSettings,
   type AccessControlSettings,
   type AccessControlState,
   type PolicyRecord,
@@ -25,6 +24,7 @@ import { TOKEN_EXPIRE_MOVE, builtinToken, expireToken } from "./tokens.js";
 import { ACL_TOKEN_EVENTS, ACL_TOKEN_SUBJECT } from "./token-events.js";
 import { dict } from "../kernel/dict.js";
 import { clonePlain } from "../kernel/clone.js";
+import { ACCESS_CONTROL_LIMIT_TABLE, limitedDefaultSettings } from "./limits.js";
 
 function seededUuid(ids: IdSource): string {
   for (;;) {
@@ -67,7 +67,7 @@ export function initialAccessControlState(ctx: { readonly now: number; readonly 
     3,
   );
   return {
-    settings: { ...defaultSettings(), ...settings },
+    settings: { ...limitedDefaultSettings(ctx), ...settings },
     index: 3,
     tokens: dict([[anonymous.accessorId, anonymous], [bootstrap.accessorId, bootstrap]]),
     secrets: dict([[anonymous.secretId, anonymous.accessorId], [bootstrap.secretId, bootstrap.accessorId]]),
@@ -100,5 +100,6 @@ export function accessControlDefinition(settings: Partial<AccessControlSettings>
       [TOKEN_EXPIRE_MOVE]: (ctx, payload) => expireToken(ctx, String(payload)),
     },
     traced: { events: { [ACL_TOKEN_SUBJECT]: ACL_TOKEN_EVENTS } },
+    limits: ACCESS_CONTROL_LIMIT_TABLE,
   };
 }

@@ -9,6 +9,35 @@ import { UsageError } from "./errors.js";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+/**
+ * One kind of id or secret a service draws (a row of its definition's `idKinds` table), with what
+ * the spec fixes of its format and what it leaves open.
+ * @example
+ * const run: IdKind = { kind: "run", key: "run-", length: 16, spec: "the prefix `run-` (run-orchestration.md, runs)", formats: [{ name: "suffix-24", length: 24 }] };
+ */
+export interface IdKind {
+  /** Stable name used in mutant ids, e.g. `run`, `token`, `lease`. */
+  readonly kind: string;
+  /** What the service's draw names: the prefix given to {@link IdSource.prefixed}, or the name given to {@link IdSource.named}. */
+  readonly key: string;
+  /** The faithful number of random characters. */
+  readonly length: number;
+  /** What the spec fixes (the rest is free), for reports. */
+  readonly spec: string;
+  /** Other formats the spec allows, each a possible mutant. */
+  readonly formats: readonly IdFormat[];
+}
+
+/** A format an id kind may be drawn in instead of its own: another length, another alphabet. */
+export interface IdFormat {
+  /** Stable name, e.g. `suffix-24`. */
+  readonly name: string;
+  /** Number of random characters. */
+  readonly length: number;
+  /** The characters drawn from (default base62). */
+  readonly alphabet?: string;
+}
+
 /** The generator's state: four unsigned 32-bit words. */
 export type IdState = [number, number, number, number];
 
@@ -26,6 +55,8 @@ export class IdSource {
   private b = 0;
   private c = 0;
   private d = 0;
+  /** Per draw key, the format a mutant's simulator draws it in instead (see {@link IdSource.setFormat}). */
+  private formats: Map<string, IdFormat> | undefined;
 
   /** @param seed - any integer or string; the same seed always gives the same sequence. */
   constructor(seed: number | string = 1) {
@@ -95,9 +126,34 @@ export class IdSource {
     return out;
   }
 
-  /** `prefix` plus 16 base62 characters, the real run orchestration service's id shape (`run-CZcmD7eagjhyX0vN`). */
+  /**
+   * `prefix` plus 16 base62 characters, the real run orchestration service's id shape
+   * (`run-CZcmD7eagjhyX0vN`); `prefix` names the kind of id (see {@link IdKind.key}).
+   */
   prefixed(prefix: string, length = 16): string {
+    const format = this.formats?.get(prefix);
+    if (format !== undefined) return prefix + this.string(format.length, format.alphabet);
     return prefix + this.string(length);
+  }
+
+  /**
+   * `length` characters of `alphabet` (default base62) for an id or secret of the kind `key` (see
+   * {@link IdKind.key}): the same draw as {@link IdSource.string}, named so the kernel can draw it
+   * in another format.
+   * @example ids.named("lease", 24)
+   */
+  named(key: string, length: number, alphabet: string = BASE62): string {
+    const format = this.formats?.get(key);
+    if (format !== undefined) return this.string(format.length, format.alphabet ?? alphabet);
+    return this.string(length, alphabet);
+  }
+
+  /**
+   * Kernel use (a service mutant's simulator): draws of the kind `key` take `format` from now on.
+   * Kept across {@link IdSource.save}/{@link IdSource.load} (not part of the state).
+   */
+  setFormat(key: string, format: IdFormat): void {
+    (this.formats ??= new Map()).set(key, format);
   }
 
   /** A version 4 UUID in canonical lowercase form. */

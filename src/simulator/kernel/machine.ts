@@ -3,7 +3,7 @@
  * which events it accepts, with the target state. Lookup is a table read; a miss is a typed
  * `conflict` error naming the state and the event. Property tests run on the tables themselves.
  */
-import { DomainError } from "./errors.js";
+import { DomainError, UsageError } from "./errors.js";
 import type { TraceEvent, Tracer } from "./trace.js";
 
 /** One accepted event: where it leads. */
@@ -26,6 +26,12 @@ export interface Machine<State extends string, Event extends string> {
   readonly service: string;
   readonly initial: State;
   readonly states: { readonly [S in State]: StateSpec<State, Event> };
+  /**
+   * The route (as the spec writes it, `METHOD /template`) of the user action that takes each event
+   * it names, e.g. `{ confirm: "POST /runs/:run_id/actions/apply" }`; events it does not name are
+   * automatic (taken by the service on its own). Data for reports and service mutants.
+   */
+  readonly actions?: { readonly [E in Event]?: string };
 }
 
 /**
@@ -90,6 +96,62 @@ export function transition<State extends string, Event extends string>(
   return target;
 }
 
+/**
+ * Kernel-private: the key under which a simulator context carries the tables it runs on in place of
+ * faithful ones (a service mutant's; see mutation.ts), faithful machine -> mutated machine.
+ * Service code never sets nor reads it: {@link takeTransition} and {@link acceptsNow} do.
+ */
+export const MACHINE_TABLES: unique symbol = Symbol("infra-doubles.machine-tables");
+
+/** A context that may carry mutated tables (see {@link MACHINE_TABLES}). */
+type TableCarrier = { readonly [MACHINE_TABLES]?: ReadonlyMap<Machine<string, string>, Machine<string, string>> };
+
+/**
+ * The table `ctx` runs on for `machine`: `machine` itself, or the mutated copy a mutant's simulator
+ * carries (see {@link MACHINE_TABLES}).
+ * @example tableOf(ctx, runMachine).states.planning.on?.["plan-done"]?.target // "planned" unless mutated
+ */
+export function tableOf<State extends string, Event extends string>(ctx: Tracer, machine: Machine<State, Event>): Machine<State, Event> {
+  const tables = (ctx as TableCarrier)[MACHINE_TABLES];
+  if (tables === undefined) return machine;
+  return (tables.get(machine as Machine<string, string>) as Machine<State, Event> | undefined) ?? machine;
+}
+
+/**
+ * Whether the table `ctx` runs on for `machine` accepts `event` in `state` (see {@link tableOf}).
+ * Automatic moves ask it before taking an event: a timed move the table has no row for is dropped
+ * (the resource stays where it is), never thrown out of a firing move.
+ * @example if (acceptsNow(ctx, runMachine, run.status, "plan-start")) take(ctx, run, "plan-start");
+ */
+export function acceptsNow<State extends string, Event extends string>(ctx: Tracer, machine: Machine<State, Event>, state: State, event: Event): boolean {
+  return tableOf(ctx, machine).states[state].on?.[event] !== undefined;
+}
+
+/**
+ * A copy of `machine` with the row `from` --`event`--> led to `to` instead, or removed when `to` is
+ * `null` (frozen; same name and service, same final states).
+ * @throws {UsageError} when the machine has no such row, or `to` is not one of its states.
+ * @example mutateMachine(runMachine, "planning", "plan-done", "cost_estimating").states.planning.on?.["plan-done"]?.target // "cost_estimating"
+ */
+export function mutateMachine<State extends string, Event extends string>(machine: Machine<State, Event>, from: string, event: string, to: string | null): Machine<State, Event> {
+  const states = machine.states as Readonly<Record<string, StateSpec<State, Event>>>;
+  const row = Object.hasOwn(states, from) ? (states[from]?.on as Readonly<Record<string, TransitionSpec<State>>> | undefined)?.[event] : undefined;
+  if (row === undefined) throw new UsageError(`mutation: the ${machine.name} machine has no row "${from}" --${event}-->`);
+  if (to !== null && !Object.hasOwn(states, to)) throw new UsageError(`mutation: the ${machine.name} machine has no state "${to}"`);
+  const copy: Record<string, StateSpec<State, Event>> = {};
+  for (const [name, spec] of Object.entries(states)) {
+    if (name !== from) {
+      copy[name] = spec;
+      continue;
+    }
+    const on: Record<string, TransitionSpec<State>> = { ...(spec.on as Record<string, TransitionSpec<State>>) };
+    if (to === null) delete on[event];
+    else on[event] = { ...row, target: to as State };
+    copy[name] = { ...spec, on: on as StateSpec<State, Event>["on"] };
+  }
+  return defineMachine({ ...machine, states: copy as Machine<State, Event>["states"] });
+}
+
 /** Each row's trace event, by the row's spec (see {@link rowEvent}). */
 const ROW_EVENTS = new WeakMap<TransitionSpec<string>, TraceEvent & { readonly kind: "transition" }>();
 
@@ -110,7 +172,8 @@ function rowEvent(machine: Machine<string, string>, state: string, event: string
 /**
  * {@link transition}, traced: the row taken is recorded on `ctx`'s trace (coverage counts it only
  * if the operation commits). The event traced is frozen and the same object for every taking of
- * the row.
+ * the row. The table read is the one `ctx` carries (see {@link tableOf}): `machine` itself, or a
+ * service mutant's copy of it, whose removed row is refused as any missing row is.
  * @throws {DomainError} as {@link transition}.
  * @example version.status = takeTransition(ctx, configurationVersionMachine, version.status, "upload", { resource: version.id });
  */
@@ -121,9 +184,10 @@ export function takeTransition<State extends string, Event extends string>(
   event: Event,
   details: { resource?: string; operation?: string; message?: string } = {},
 ): State {
-  const spec = machine.states[state].on?.[event];
-  if (spec === undefined) return transition(machine, state, event, details); // throws the conflict
-  ctx.trace(rowEvent(machine, state, event, spec));
+  const table = tableOf(ctx, machine);
+  const spec = table.states[state].on?.[event];
+  if (spec === undefined) return transition(table, state, event, details); // throws the conflict
+  ctx.trace(rowEvent(table, state, event, spec));
   return spec.target;
 }
 

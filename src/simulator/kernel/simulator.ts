@@ -10,11 +10,12 @@
 import { ManualClock, type Clock } from "./clock.js";
 import { clonePlain, cloneSealed, cloneSharingFrozen, isSealed } from "./clone.js";
 import { parseDuration, type Duration } from "./duration.js";
-import { UsageError } from "./errors.js";
-import { IdSource, type IdState } from "./ids.js";
+import { UsageError, isDomainError } from "./errors.js";
+import { IdSource, type IdKind, type IdState } from "./ids.js";
+import { LIMIT_VALUES, findLimit, scaleLimit, type ServiceLimit } from "./limits.js";
 import { Journal } from "./journal.js";
 import { Schedule, type MovePayload, type ScheduledMove, type SchedulerState } from "./scheduler.js";
-import type { Machine } from "./machine.js";
+import { MACHINE_TABLES, mutateMachine, type Machine } from "./machine.js";
 import type { SimulatorMutation } from "./mutation.js";
 import type { TraceEvent, TraceListener, Tracer } from "./trace.js";
 
@@ -81,6 +82,18 @@ export interface ServiceDefinition<S> {
    * @example const definition: ServiceDefinition<S> = { name: "demo", initialState: () => ({ things: {} }), cacheInitialState: true };
    */
   readonly cacheInitialState?: boolean;
+  /**
+   * The service's named durations and limits as data (TTLs, cool-offs, phase durations, maxima),
+   * each read by the service through `limitValue(ctx, limit)` (kernel/limits.ts). A service mutant
+   * scales one of them (x0.5, x2) without the service knowing.
+   */
+  readonly limits?: readonly ServiceLimit[];
+  /**
+   * The kinds of ids and secrets the service draws (`ids.prefixed(key)`, `ids.named(key, n)`), with
+   * what the spec fixes of their format. A service mutant draws one of them in another format the
+   * spec allows.
+   */
+  readonly idKinds?: readonly IdKind[];
 }
 
 /**
@@ -182,6 +195,10 @@ export class Simulator {
   private readonly initial: SimulatorSnapshot;
   /** Whether `initial.services` are the cached initial states themselves (every service caches it). */
   private readonly initialCached: boolean;
+  /** The service a mutation changes, and what its contexts carry for it (mutated tables, scaled limits). */
+  private readonly mutated: { readonly service: string; readonly fields: Readonly<Record<symbol, unknown>> } | undefined;
+  /** Whether timed moves run as transactions whose refusal drops the move (a transition mutant's simulator). */
+  private readonly guardMoves: boolean;
 
   constructor(options: SimulatorOptions) {
     this.clock = options.clock ?? new ManualClock();
@@ -195,13 +212,20 @@ export class Simulator {
         throw new UsageError(`service "${definition.name}" is registered twice`);
       }
       this.definitions.set(definition.name, definition as ServiceDefinition<unknown>);
-      if (definition.cacheInitialState === true) {
+    }
+    this.mutated = options.mutation === undefined ? undefined : this.mutate(options.mutation);
+    this.guardMoves = options.mutation?.kind === "transition";
+    for (const definition of options.services) {
+      // A mutant's simulator neither reads nor fills the per-process cache of initial states: its
+      // states may be built from scaled limits or drawn in other id formats (docs/decisions/mutants.md).
+      if (definition.cacheInitialState === true && this.mutated === undefined) {
         const base = cachedInitialState(definition as ServiceDefinition<unknown>, this.lastNow, this.ids);
         this.bases.set(definition.name, base);
         initialStates[definition.name] = base;
       } else {
         cached = false;
-        this.states.set(definition.name, definition.initialState({ now: this.lastNow, ids: this.ids }));
+        const fields = this.mutated?.service === definition.name ? this.mutated.fields : undefined;
+        this.states.set(definition.name, definition.initialState({ now: this.lastNow, ids: this.ids, ...fields }));
       }
     }
     // With every state a cached one, the reset point is the bases themselves (never changed: a
@@ -275,6 +299,19 @@ export class Simulator {
           handler = found;
           ctx = this.moveContext(service);
           state = this.stateOf(service);
+        }
+        if (this.guardMoves) {
+          // A mutant's table may refuse a row a timed move takes: the move runs as a transaction,
+          // and one refused with a domain error is dropped, its writes undone (the resource stays
+          // where it was; docs/decisions/mutants.md). The faithful fake never pays for this.
+          restores = -1;
+          try {
+            this.transact(move.service, (c) => handler(c as OperationContext<unknown>, move.payload));
+          } catch (error) {
+            if (!isDomainError(error)) throw error;
+            this.changed();
+          }
+          continue;
         }
         ctx.now = this.lastNow;
         ctx.state = state;
@@ -535,13 +572,15 @@ export class Simulator {
   private readContext<S>(service: string): ReadContext<S> {
     if (!this.definitions.has(service)) throw new UsageError(`unknown service "${service}"`);
     const now = this.lastNow;
-    return {
+    const ctx: ReadContext<S> = {
       now,
       state: this.stateOf(service) as S,
       scheduled: () => this.schedule.sorted(service),
       blob: (key) => this.blobs.get(key),
       trace: (event) => this.emitTrace(service, event),
     };
+    if (this.mutated?.service === service) Object.assign(ctx, this.mutated.fields);
+    return ctx;
   }
 
   /**
@@ -604,7 +643,41 @@ export class Simulator {
         this.blobs.delete(key);
       },
     };
+    if (this.mutated?.service === service) Object.assign(slot.ctx, this.mutated.fields);
     return slot;
+  }
+
+  /**
+   * Applies a service mutant's change: a mutated copy of a machine's table, a scaled limit (both
+   * carried by the service's contexts), or an id format (set on the id source).
+   * @throws {UsageError} when the mutation names no registered service, machine, row, limit or id kind.
+   */
+  private mutate(mutation: SimulatorMutation): { readonly service: string; readonly fields: Readonly<Record<symbol, unknown>> } {
+    const definition = this.definitions.get(mutation.service);
+    if (definition === undefined) throw new UsageError(`mutation: unknown service "${mutation.service}"`);
+    switch (mutation.kind) {
+      case "transition": {
+        const machine = definition.traced?.machines?.find((m) => m.name === mutation.machine);
+        if (machine === undefined) throw new UsageError(`mutation: service "${mutation.service}" has no machine "${mutation.machine}"`);
+        const table = mutateMachine(machine, mutation.from, mutation.event, mutation.to);
+        return { service: mutation.service, fields: { [MACHINE_TABLES]: new Map([[machine, table]]) } };
+      }
+      case "limit": {
+        const limit = findLimit(definition.limits, mutation.limit);
+        if (limit === undefined) throw new UsageError(`mutation: service "${mutation.service}" has no limit "${mutation.limit}"`);
+        if (!(mutation.factor > 0) || !Number.isFinite(mutation.factor)) throw new UsageError(`mutation: a limit's factor must be a positive number, not ${String(mutation.factor)}`);
+        return { service: mutation.service, fields: { [LIMIT_VALUES]: Object.freeze({ [limit.name]: scaleLimit(limit, mutation.factor) }) } };
+      }
+      case "id-format": {
+        const kind = definition.idKinds?.find((k) => k.kind === mutation.idKind);
+        const format = kind?.formats.find((f) => f.name === mutation.format);
+        if (kind === undefined || format === undefined) throw new UsageError(`mutation: service "${mutation.service}" has no id kind "${mutation.idKind}" with format "${mutation.format}"`);
+        this.ids.setFormat(kind.key, format);
+        return { service: mutation.service, fields: {} };
+      }
+      default:
+        throw new UsageError(`mutation: unknown kind "${(mutation as { kind?: unknown }).kind as string}"`);
+    }
   }
 
   /** The live state of `service`, copied from its cached initial state on first use. */

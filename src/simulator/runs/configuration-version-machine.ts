@@ -33,6 +33,11 @@ export const configurationVersionMachine: Machine<ConfigurationVersionStatus, Co
   name: "configuration version",
   service: "runs",
   initial: "pending",
+  // Spec "Configuration versions": the routes of the user actions that take an event of this table.
+  actions: {
+    upload: "PUT /v1/object/:token",
+    archive: "POST /configuration-versions/:id/actions/archive",
+  },
   states: {
     pending: {
       on: {

@@ -6,7 +6,8 @@ import type { IdSource } from "../kernel/ids.js";
 import type { ServiceDefinition } from "../kernel/simulator.js";
 import { VCS_FETCH_MOVE, vcsFetchMove } from "./configuration-versions.js";
 import { emptyIndexes } from "./indexes.js";
-import { DEFAULT_OUTCOME } from "./outcomes.js";
+import { limitValue } from "../kernel/limits.js";
+import { RUNS_ID_KINDS, RUNS_LIMITS, RUNS_LIMIT_TABLE, defaultOutcome } from "./limits.js";
 import { RUN_STEP_MOVE, runStepMove } from "./progression.js";
 import { RUNS } from "./errors.js";
 import { configurationVersionMachine } from "./configuration-version-machine.js";
@@ -27,21 +28,22 @@ export const SEEDED_ENGINE_VERSIONS: readonly string[] = Object.freeze(["1.5.7",
  * @example
  * runs.setCoolOff(DEFAULT_COOL_OFF_MS * 3) // 30 s
  */
-export const DEFAULT_COOL_OFF_MS = 10_000;
+export const DEFAULT_COOL_OFF_MS = RUNS_LIMITS.coolOff.value;
 
 /**
  * How long a download URL stays valid: 5 minutes.
  * @example
  * doubles.advance(DEFAULT_DOWNLOAD_LINK_TTL_MS) // download URLs issued before now answer 404
  */
-export const DEFAULT_DOWNLOAD_LINK_TTL_MS = 300_000;
+export const DEFAULT_DOWNLOAD_LINK_TTL_MS = RUNS_LIMITS.downloadLinkTtl.value;
 
 /**
- * A fresh state at simulator time `now`.
+ * A fresh state at simulator time `now`; `limits` is the context its settings' limits are read
+ * through (`limitValue`: a mutant's simulator scales one; default: the table's values).
  * @example
  * const state = initialRunsState(Date.UTC(2024, 0, 1), new IdSource(1)); // five official engine versions, no organizations
  */
-export function initialRunsState(now: number, ids: IdSource): RunsState {
+export function initialRunsState(now: number, ids: IdSource, limits: object = {}): RunsState {
   const engineVersions: Record<string, EngineVersion> = {};
   SEEDED_ENGINE_VERSIONS.forEach((version, index) => {
     const id = ids.prefixed("tool-");
@@ -62,11 +64,11 @@ export function initialRunsState(now: number, ids: IdSource): RunsState {
   return {
     seq: SEEDED_ENGINE_VERSIONS.length,
     settings: {
-      coolOffMs: DEFAULT_COOL_OFF_MS,
-      downloadLinkTtlMs: DEFAULT_DOWNLOAD_LINK_TTL_MS,
+      coolOffMs: limitValue(limits, RUNS_LIMITS.coolOff),
+      downloadLinkTtlMs: limitValue(limits, RUNS_LIMITS.downloadLinkTtl),
       logSigningKey: logSigningKey(Object.values(engineVersions).map((v) => v.sha)),
       // A frozen value (runs without overrides share it; see mergeOutcome).
-      outcome: DEFAULT_OUTCOME,
+      outcome: defaultOutcome(limits),
       uploadOutcome: "succeeds",
     },
     organizations: dict(),
@@ -93,7 +95,7 @@ export function initialRunsState(now: number, ids: IdSource): RunsState {
  */
 export const runsDefinition: ServiceDefinition<RunsState> = {
   name: RUNS,
-  initialState: ({ now, ids }) => initialRunsState(now, ids),
+  initialState: (ctx) => initialRunsState(ctx.now, ctx.ids, ctx),
   // Built from `now` and the seeded ids alone: built once per process and copied (simulator.ts).
   cacheInitialState: true,
   moves: {
@@ -101,4 +103,6 @@ export const runsDefinition: ServiceDefinition<RunsState> = {
     [VCS_FETCH_MOVE]: vcsFetchMove,
   },
   traced: { machines: [runMachine, configurationVersionMachine] },
+  limits: RUNS_LIMIT_TABLE,
+  idKinds: RUNS_ID_KINDS,
 };

@@ -10,7 +10,7 @@
  */
 import { UsageError } from "../kernel/errors.js";
 import { PEEK } from "../kernel/journal.js";
-import { takeTransition } from "../kernel/machine.js";
+import { acceptsNow, takeTransition } from "../kernel/machine.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import type { PhaseName } from "./outcomes.js";
@@ -240,7 +240,8 @@ export function reschedule(ctx: OperationContext<RunsState>, run: Run): void {
   if (next === undefined) return;
   switch (plain.outcome.progression) {
     case "immediate":
-      take(ctx, run, next);
+      // A move the table has no row for is not made (the run stays where it is; see acceptsNow).
+      if (acceptsNow(ctx, runMachine, plain.status, next)) take(ctx, run, next);
       return;
     case "timed":
       run.pendingMove = ctx.schedule(ctx.now + dwellMs(plain), RUN_STEP_MOVE, { runId: plain.id, status: plain.status });
@@ -261,7 +262,8 @@ export function runStepMove(ctx: OperationContext<RunsState>, payload: MovePaylo
   if (run === undefined || run.status !== status) return;
   run.pendingMove = null;
   const next = nextAutomatic(ctx.state, run);
-  if (next !== undefined) take(ctx, run, next);
+  // A move the table has no row for is dropped: the run stays where it is (see acceptsNow).
+  if (next !== undefined && acceptsNow(ctx, runMachine, run.status, next)) take(ctx, run, next);
 }
 
 /**
@@ -276,6 +278,7 @@ export function step(ctx: OperationContext<RunsState>, runId: string): RunStatus
   if (run === undefined) throw new UsageError(`runs: no run "${runId}"`);
   const next = nextAutomatic(ctx.state, run);
   if (next === undefined) throw new UsageError(`runs: run ${runId} cannot step: ${waitingReason(ctx.state, run)}`);
+  if (!acceptsNow(ctx, runMachine, run.status, next)) throw new UsageError(`runs: run ${runId} cannot step: the run table has no row "${run.status}" --${next}-->`);
   take(ctx, run, next);
   return run.status;
 }
@@ -465,6 +468,10 @@ function setChecks(ctx: OperationContext<RunsState>, run: Run, status: PolicyChe
 /** The side effects of entering `to` from `from`; it reads only the records the transition changes (it runs on every timed move). */
 function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: RunStatus): void {
   const now = ctx.now;
+  // Leaving `planning` for anything but an error or a cancel finishes the plan (the table's
+  // `planned` and `planned_and_finished`; a mutant's table may lead elsewhere, e.g. straight to
+  // `cost_estimating`, and the plan is then finished all the same).
+  if (from === "planning" && to !== "errored" && to !== "canceled" && to !== "force_canceled" && to !== "discarded") finishPlan(ctx, run, now);
   switch (to) {
     case "plan_queued":
       setPlan(ctx, run, "queued");
@@ -474,18 +481,6 @@ function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: 
       return;
     case "planned":
     case "planned_and_finished":
-      if (from === "planning") {
-        run.hasChanges = run.outcome.plan === "changes";
-        const plan = ctx.state.plans[run.planId];
-        if (plan) {
-          const planned = run.hasChanges ? plannedResources(ctx, run) : { counts: zero(), addresses: [] };
-          plan.hasChanges = run.hasChanges;
-          plan.resources = planned.counts;
-          plan.addresses = planned.addresses;
-        }
-        // The record already in hand (each lookup among 10,000 plans is a cache miss or two).
-        setPhase(plan, "finished", now);
-      }
       if (to === "planned_and_finished") setApply(ctx, run, "unreachable");
       return;
     case "cost_estimating":
@@ -558,6 +553,20 @@ function enter(ctx: OperationContext<RunsState>, run: Run, from: RunStatus, to: 
     default:
       return;
   }
+}
+
+/** The plan is over: whether it has changes, its resources, `finished`. */
+function finishPlan(ctx: OperationContext<RunsState>, run: Run, now: number): void {
+  run.hasChanges = run.outcome.plan === "changes";
+  const plan = ctx.state.plans[run.planId];
+  if (plan) {
+    const planned = run.hasChanges ? plannedResources(ctx, run) : { counts: zero(), addresses: [] };
+    plan.hasChanges = run.hasChanges;
+    plan.resources = planned.counts;
+    plan.addresses = planned.addresses;
+  }
+  // The record already in hand (each lookup among 10,000 plans is a cache miss or two).
+  setPhase(plan, "finished", now);
 }
 
 function zero(): ResourceCounts {
@@ -643,7 +652,7 @@ function finished(ctx: OperationContext<RunsState>, run: Run): void {
       const r = ctx.state.runs[id];
       return r !== undefined && !isFinalRunStatus(r.status);
     });
-    if (!busy) {
+    if (!busy && acceptsNow(ctx, configurationVersionMachine, version.status, "auto-archive")) {
       version.status = takeTransition(ctx, configurationVersionMachine, version.status, "auto-archive", { resource: version.id });
       version.statusTimestamps.archived = ctx.now;
     }

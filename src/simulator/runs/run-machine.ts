@@ -134,6 +134,14 @@ export const runMachine: Machine<RunStatus, RunEvent> = defineMachine<RunStatus,
   name: "run",
   service: "runs",
   initial: "pending",
+  // Spec "Run actions": the route of each user action that takes an event of this table (the
+  // `cancel` row is taken once the canceled process stops, not by the cancel action itself).
+  actions: {
+    confirm: "POST /runs/:run_id/actions/apply",
+    discard: "POST /runs/:run_id/actions/discard",
+    "force-cancel": "POST /runs/:run_id/actions/force-cancel",
+    supersede: "POST /runs/:run_id/actions/force-execute",
+  },
   states: {
     pending: {
       on: {

@@ -4,6 +4,7 @@
  *
  * Spec: secrets.md "Endpoints" (engines at their mount paths); brief: leases end on the simulator clock.
  */
+import { limitValue } from "../kernel/limits.js";
 import { UsageError } from "../kernel/errors.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 import type { OperationContext, ReadContext } from "../kernel/simulator.js";
@@ -43,6 +44,7 @@ export function engineContext<M>(
     caller,
     allowedManagedKeys: [...mount.allowedManagedKeys],
     leaseTtls: leaseTtlsOf(mount),
+    limit: (limit) => limitValue(ctx, limit),
     issueLease: (input) => toLease(addLease(ctx, mount, input)),
     revokeLease: (leaseId) => endLease(ctx, engines, leaseId),
     schedule: (at, kind, payload = null) =>
@@ -70,6 +72,7 @@ export function engineReadContext<M>(ctx: ReadContext<SecretsState>, mountPath: 
     caller,
     allowedManagedKeys: [...mount.allowedManagedKeys],
     leaseTtls: leaseTtlsOf(mount),
+    limit: (limit) => limitValue(ctx, limit),
     issueLease: () => readOnly("issuing a lease"),
     revokeLease: () => readOnly("revoking a lease"),
     schedule: () => readOnly("scheduling a move"),

@@ -6,6 +6,7 @@
  * tokens and path policies, the lease table and lease expiry on the simulator clock. An engine owns
  * the state inside its mount and the rules of its endpoints.
  */
+import type { ServiceLimit } from "../kernel/limits.js";
 import type { IdSource } from "../kernel/ids.js";
 import type { MovePayload } from "../kernel/scheduler.js";
 
@@ -70,6 +71,13 @@ export interface EngineContext<MountState> {
    * get `defaultMs`; no lease passes `maxMs`.
    */
   readonly leaseTtls: { readonly defaultMs: number; readonly maxMs: number };
+  /**
+   * The value of one of the secrets service's named limits (its definition's `limits` table): the
+   * table's value, or the scaled one of a service mutant's simulator. Absent on contexts built by
+   * hand: read `limit.value` then.
+   * @example const ttl = ctx.limit?.(SECRETS_LIMITS.defaultStsTtl) ?? SECRETS_LIMITS.defaultStsTtl.value;
+   */
+  readonly limit?: (limit: ServiceLimit) => number;
 }
 
 /** A secrets engine type. */

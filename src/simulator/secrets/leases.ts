@@ -71,7 +71,7 @@ export interface LeaseRequest {
  */
 export function addLease(ctx: OperationContext<SecretsState>, mount: MountRecord, input: LeaseRequest): LeaseRecord {
   const idPath = input.idPath.replace(/^\/+|\/+$/g, "");
-  const id = `${mount.path}/${idPath ? `${idPath}/` : ""}${ctx.ids.string(24)}`;
+  const id = `${mount.path}/${idPath ? `${idPath}/` : ""}${ctx.ids.named("lease", 24)}`;
   const mountTtls = mountLeaseTtls(mount);
   const mountMax = Math.min(mountTtls.maxMs, SYSTEM_MAX_LEASE_TTL_MS);
   const maxTtl = Math.max(0, Math.min(input.maxTtlMs ?? mountMax, mountMax));

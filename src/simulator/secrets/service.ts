@@ -15,7 +15,8 @@ import { LEASE_EXPIRE_MOVE } from "./leases.js";
 import { LEASE_EVENTS, SECRETS_TOKEN_EVENTS } from "./lifecycle-events.js";
 import { NODE_STATES, NODE_STATE_SUBJECT } from "./node-state.js";
 import type { MountRecord, SecretsState } from "./state.js";
-import { newTokenSecret } from "./tokens.js";
+import { SECRETS_ID_KINDS, newTokenSecret } from "./tokens.js";
+import { SECRETS_LIMIT_TABLE } from "./limits.js";
 import { WRAPPING_EXPIRE_MOVE, expireWrapping } from "./wrapping.js";
 import { dict } from "../kernel/dict.js";
 
@@ -115,6 +116,8 @@ export function secretsDefinition(options: SecretsDefinitionOptions = {}): Servi
       [WRAPPING_EXPIRE_MOVE]: (ctx: OperationContext<SecretsState>, payload) => expireWrapping(ctx, String(payload)),
     },
     traced: SECRETS_TRACED,
+    idKinds: SECRETS_ID_KINDS,
+    limits: SECRETS_LIMIT_TABLE,
     // The built-in engines' initial mount states are built from nothing else; an engine registry
     // of the user's may read anything, so its states are built anew each time.
     cacheInitialState: engines === SECRETS_ENGINES,

@@ -5,6 +5,7 @@
  * Spec: secrets.md "Authentication"; FIDELITY.md "Secrets" (403 `permission denied` for a missing
  * or unknown token; a root token may do everything).
  */
+import type { IdKind } from "../kernel/ids.js";
 import { UsageError } from "../kernel/errors.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import type { Capability, Caller } from "./engine.js";
@@ -38,10 +39,24 @@ export interface TokenInput {
   readonly parent?: string;
 }
 
-/** A new token secret: `s.` and 24 base62 characters (the service's classic token form). */
-export function newTokenSecret(ctx: { ids: { string(n: number): string } }): string {
-  return `s.${ctx.ids.string(24)}`;
+/**
+ * A new token secret: `s.` and 24 base62 characters (the service's classic token form; the id kind
+ * `token` of {@link SECRETS_ID_KINDS}).
+ * @example newTokenSecret(ctx) // "s.k2Qb..." (26 characters)
+ */
+export function newTokenSecret(ctx: { ids: { prefixed(prefix: string, length?: number): string } }): string {
+  return ctx.ids.prefixed("s.", 24);
 }
+
+/**
+ * The secrets service's id kinds (its definition's `idKinds`): the spec leaves the token secret's
+ * and the lease id's random part open (secrets.md: `lease_id` and `client_token` are strings).
+ * @example SECRETS_ID_KINDS.map((kind) => kind.kind) // ["token", "lease"]
+ */
+export const SECRETS_ID_KINDS: readonly IdKind[] = Object.freeze([
+  Object.freeze({ kind: "token", key: "s.", length: 24, spec: "a string (secrets.md, auth `client_token`); the fake draws `s.` and 24 base62 characters", formats: Object.freeze([Object.freeze({ name: "suffix-32", length: 32 })]) }),
+  Object.freeze({ kind: "lease", key: "lease", length: 24, spec: "a string (secrets.md, `lease_id`); the fake draws `<mount>/<path>/` and 24 base62 characters", formats: Object.freeze([Object.freeze({ name: "suffix-32", length: 32 })]) }),
+]);
 
 /**
  * Creates a token.

@@ -30,6 +30,7 @@ import { readRole } from "./roles.js";
 import { providerRegion } from "./root-config.js";
 import type { CloudMountState, CloudRole } from "./state.js";
 import { iamUserLeaseMs, stsTtlSeconds } from "./ttl.js";
+import { SECRETS_LIMITS } from "../limits.js";
 import { UsernameError, generateUsername, normalizeDisplayName, type UsernameKind } from "./username-template.js";
 
 /** Longest `role_session_name`; longer ones are cut. */
@@ -96,7 +97,7 @@ export function issueCredentials(ctx: EngineContext<CloudMountState>, request: C
   const { roleName } = request;
   const role = readRole(ctx.mount, roleName);
   if (role === undefined) throw cloudBadRequest(OPERATION, `Role ${goQuote(roleName)} not found`, roleName);
-  const ttl = stsTtlSeconds(request.ttlSeconds, role, Math.floor(ctx.leaseTtls.maxMs / 1000));
+  const ttl = stsTtlSeconds(request.ttlSeconds, role, Math.floor(ctx.leaseTtls.maxMs / 1000), ctx.limit?.(SECRETS_LIMITS.defaultStsTtl) ?? SECRETS_LIMITS.defaultStsTtl.value);
   let credentialType = "";
   if (role.credentialTypes.length === 1) credentialType = role.credentialTypes[0] ?? "";
   else if (role.credentialTypes.length > 1) {

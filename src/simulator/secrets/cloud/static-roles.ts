@@ -11,10 +11,11 @@ import type { EngineContext } from "../engine.js";
 import { CloudApiError, MAX_ACCESS_KEYS_PER_USER, authenticate, createAccessKey, deleteAccessKey, getUser } from "./cloud-account.js";
 import { cloudBadRequest, cloudInternal } from "./cloud-errors.js";
 import { goQuote } from "./go-format.js";
+import { SECRETS_LIMITS } from "../limits.js";
 import type { CloudMountState, StaticCredential, StaticRoleRecord } from "./state.js";
 
 /** Shortest allowed rotation period, seconds. */
-export const MIN_ROTATION_PERIOD_SECONDS = 60;
+export const MIN_ROTATION_PERIOD_SECONDS = SECRETS_LIMITS.minRotationPeriod.value;
 /** How long a failed rotation waits before trying again (the real service's backoff), ms. */
 export const ROTATION_RETRY_MS = 10_000;
 /** The engine move that rotates a static role's credential. */
@@ -102,8 +103,9 @@ export function writeStaticRole(ctx: EngineContext<CloudMountState>, name: strin
     username = input.username;
   } else if (existing === undefined) throw cloudBadRequest(operation, 'missing "username" parameter', name);
   if (input.rotationPeriod !== undefined) {
-    if (input.rotationPeriod < MIN_ROTATION_PERIOD_SECONDS) {
-      throw cloudInternal(operation, `role rotation period out of range: must be greater than ${MIN_ROTATION_PERIOD_SECONDS.toFixed(2)} seconds`, name);
+    const minimum = ctx.limit?.(SECRETS_LIMITS.minRotationPeriod) ?? MIN_ROTATION_PERIOD_SECONDS;
+    if (input.rotationPeriod < minimum) {
+      throw cloudInternal(operation, `role rotation period out of range: must be greater than ${minimum.toFixed(2)} seconds`, name);
     }
     rotationPeriod = input.rotationPeriod;
   } else if (existing === undefined) throw cloudBadRequest(operation, 'missing "rotation_period" parameter', name);

@@ -22,11 +22,12 @@ export const SYSTEM_MAX_LEASE_TTL_SECONDS = 768 * 3600;
 /**
  * The TTL of STS credentials, seconds.
  * @param requested - the request's `ttl` in seconds, or undefined when not given.
+ * @param defaultTtl - the service's default STS TTL, seconds (its limits table's, 3600).
  * @example stsTtlSeconds(undefined, { defaultStsTtl: 0, maxStsTtl: 0 }) // 3600
  * @example stsTtlSeconds(7200, { defaultStsTtl: 0, maxStsTtl: 1800 }) // 1800
  */
-export function stsTtlSeconds(requested: number | undefined, role: Pick<CloudRole, "defaultStsTtl" | "maxStsTtl">, systemMax = SYSTEM_MAX_LEASE_TTL_SECONDS): number {
-  const ttl = requested !== undefined ? requested : role.defaultStsTtl > 0 ? role.defaultStsTtl : DEFAULT_STS_TTL_SECONDS;
+export function stsTtlSeconds(requested: number | undefined, role: Pick<CloudRole, "defaultStsTtl" | "maxStsTtl">, systemMax = SYSTEM_MAX_LEASE_TTL_SECONDS, defaultTtl = DEFAULT_STS_TTL_SECONDS): number {
+  const ttl = requested !== undefined ? requested : role.defaultStsTtl > 0 ? role.defaultStsTtl : defaultTtl;
   const max = role.maxStsTtl > 0 ? role.maxStsTtl : systemMax;
   return ttl > max ? max : ttl;
 }
