@@ -32,7 +32,8 @@ export const EXIT_USAGE = 2;
 /**
  * Runs `infra-doubles <argv>`.
  * @param argv - the arguments after the script path, e.g. `["serve", "--port", "0", "--json"]`.
- * @param extra - for tests: the services or doubles to serve instead of the registered ones.
+ * @param extra - for tests: the services or doubles to serve instead of the registered ones, and
+ *   the mutants `mutate` draws from instead of `mutantsOf(ALL_PLUGINS)`.
  * @returns the exit code: 0 after a clean stop on SIGINT/SIGTERM, 1 when the server cannot start,
  *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr); for `run`: 0 when
  *   every expect step passed, 1 when one failed, 2 for an invalid document; for `diagram`: 0, or 2
