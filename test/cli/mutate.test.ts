@@ -176,6 +176,31 @@ describe("infra-doubles mutate", () => {
     expect(report.mutants[1]!.commandLine).toBe(`INFRA_DOUBLES_MUTANT=${onlyB.id} ${process.execPath} --test ${b}`);
   });
 
+  it("selects files from the coverage real doubles write under node --test (each test file names itself)", { timeout: 30_000 }, async () => {
+    const dir = temp();
+    const log = join(dir, "log");
+    const runsMutant = mutant("test-only-runs");
+    const secretsMutant = mutant("test-only-secrets", { service: "secrets", endpoint: "GET /sys/health" });
+    const unreached = mutant("test-only-delete", { endpoint: "DELETE /runs/:run_id" });
+    const quiet: Mutant = { ...mutant("test-only-quiet", { service: "accessControl" }), reaches: [{ kind: "service", service: "accessControl" }] };
+    const run = await mutate(
+      ["--jobs", "2", "--state", join(dir, "s.jsonl"), "--json", join(dir, "r.json"), "--", process.execPath, "--test", "test/fixtures/mutate/doubles-node-test/"],
+      [runsMutant, secretsMutant, unreached, quiet],
+      { MUTATE_LOG: log },
+    );
+    expect(run.exitCode, run.stderr + run.stdout).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "r.json"), "utf8")) as MutateReport;
+    // The doubles refuse an id they do not know (these are not in the catalogue): the file fails, the mutant is killed.
+    expect(report.mutants.map((m) => [m.outcome, m.files])).toEqual([
+      ["killed", ["test/fixtures/mutate/doubles-node-test/runs.test.mjs"]],
+      ["killed", ["test/fixtures/mutate/doubles-node-test/secrets.test.mjs"]],
+      ["not-reached", []],
+      ["not-reached", []],
+    ]);
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean).sort();
+    expect(lines).toEqual(["runs -", `runs ${runsMutant.id}`, "secrets -", `secrets ${secretsMutant.id}`].sort());
+  });
+
   it("resumes: an interrupted run keeps what finished, and the same command runs only the rest", { timeout: 40_000 }, async () => {
     const dir = temp();
     const log = join(dir, "log");
