@@ -136,6 +136,7 @@ export interface CommandOutcome {
 
 /** Options of {@link startCommand}. */
 export interface StartOptions {
+  /** The whole environment of the command (not added to `process.env`). */
   readonly env: NodeJS.ProcessEnv;
   /** Stop it after this many wall ms (absent: never). */
   readonly timeoutMs?: number;
@@ -143,6 +144,7 @@ export interface StartOptions {
   readonly graceMs?: number;
   /** Keep the tail of its output (else it goes to /dev/null). */
   readonly keepOutput?: boolean;
+  /** Its working directory (default this process's). */
   readonly cwd?: string;
 }
 

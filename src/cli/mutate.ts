@@ -34,8 +34,11 @@ const COVERAGE_OUT_ENV = "INFRA_DOUBLES_COVERAGE_OUT";
 
 /** Where `mutate` writes, and where stop signals come from. */
 export interface MutateIo {
+  /** The report (terminal table, survivors). */
   readonly stdout: { write(text: string): unknown };
+  /** Progress: the faithful run, one line per finished mutant, resumption and interruption. */
   readonly stderr: { write(text: string): unknown };
+  /** Emits `SIGINT` / `SIGTERM` (stop the runs, keep the results); absent: not interruptible. */
   readonly signals?: {
     once(event: "SIGINT" | "SIGTERM", listener: () => void): unknown;
     off(event: "SIGINT" | "SIGTERM", listener: () => void): unknown;
