@@ -131,6 +131,17 @@ describe("infra-doubles mutate", () => {
     expect(run.stdout).toMatch(/runs\s+1\s+1\s+1\s+1/);
   });
 
+  it("kills a run that ignores SIGTERM after the grace (SIGKILL to its group)", { timeout: 20_000 }, async () => {
+    const dir = temp();
+    const stubborn = mutant("stubborn");
+    const started = performance.now();
+    const run = await mutate(["--timeout", "500ms", "--state", join(dir, "s.jsonl"), "--", process.execPath, suite], [stubborn], { MUTATE_REACHED: reachedRuns, MUTATE_HANGS: stubborn.id, MUTATE_IGNORE_TERM: "1" });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.report?.mutants[0]?.outcome).toBe("timed-out");
+    // 500 ms, then 300 ms of grace (the test's graceMs), then SIGKILL: well under the 10 s a hung run would take.
+    expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
   it("stops with exit 2 and the suite's output when it fails against the faithful fake (no mutant runs)", async () => {
     const dir = temp();
     const log = join(dir, "log");
