@@ -70,7 +70,7 @@ export interface MutateResult {
 
 /** One line of the state file. */
 type StateLine =
-  | { readonly kind: "faithful"; readonly wallMs: number; readonly coverage: CoverageReport | null }
+  | { readonly kind: "faithful"; readonly key: string; readonly wallMs: number; readonly coverage: CoverageReport | null }
   | { readonly kind: "mutant"; readonly id: string; readonly outcome: MutantOutcome; readonly wallMs: number };
 
 /** The package's version (from its package.json, found above this module), for the state file's hash. */
@@ -248,7 +248,13 @@ export async function runMutate(command: MutateCommand, io: MutateIo, options: M
   const stateFile = resolve(cwd, command.state ?? join(".infra-doubles", `mutate-${hash}.jsonl`));
   mkdirSync(dirname(stateFile), { recursive: true });
   if (command.fresh) rmSync(stateFile, { force: true });
-  const state = readState(stateFile);
+  let state = readState(stateFile);
+  if (state.faithful !== undefined && state.faithful.key !== hash) {
+    // A --state FILE written for another command, selection or version: its results do not apply.
+    io.stderr.write(`infra-doubles mutate: ${stateFile} holds the results of another command or mutant selection: starting it again\n`);
+    rmSync(stateFile, { force: true });
+    state = { done: new Map() };
+  }
   const append = (line: StateLine): void => appendFileSync(stateFile, `${JSON.stringify(line)}\n`);
 
   // Interrupts: stop launching, stop what runs, keep what is done.
@@ -285,7 +291,7 @@ export async function runMutate(command: MutateCommand, io: MutateIo, options: M
         );
         return { exitCode: EXIT_MUTATE_CANNOT_RUN, ran: [], stateFile };
       }
-      faithful = { kind: "faithful", wallMs: outcome.wallMs, coverage: readCoverage(coverageDir) };
+      faithful = { kind: "faithful", key: hash, wallMs: outcome.wallMs, coverage: readCoverage(coverageDir) };
       append(faithful);
       io.stderr.write(`infra-doubles mutate: the suite passed in ${seconds(outcome.wallMs)}${faithful.coverage === null ? "; no doubles reported coverage (every mutant counts as not reached: does the suite use infra-doubles?)" : ""}\n`);
     }

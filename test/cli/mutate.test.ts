@@ -244,6 +244,10 @@ describe("infra-doubles mutate", () => {
     for (const id of ["m1", "m2", "m4", "m5", "m6"]) expect(lines.filter((l) => l === `runs:status-swapped:${id}`)).toHaveLength(1);
     const fresh = await mutate(["--fresh", ...args], mutants, env);
     expect(fresh.ran).toHaveLength(6);
+    // The same --state FILE for another selection: its results do not apply.
+    const other = await mutate(args, mutants.slice(0, 2), env);
+    expect(other.stderr).toContain("holds the results of another command or mutant selection: starting it again");
+    expect(other.ran).toHaveLength(2);
   });
 
   it("skips a state line cut short by a killed run, and keeps its state file under .infra-doubles/ by default", { timeout: 20_000 }, async () => {
