@@ -173,7 +173,15 @@ export function formatMutateReport(report: MutateReport): string {
   if (survivors.length > 0) {
     lines.push("", `${survivors.length} survivor${survivors.length === 1 ? "" : "s"}:`);
     for (const m of survivors) {
-      lines.push("", `${m.id}`, `  your suite passes when ${m.description}`, ...(m.snippet ?? "").trimEnd().split("\n").map((line) => `    ${line}`), `    $ ${m.commandLine ?? ""}`);
+      lines.push(
+        "",
+        `${m.id}`,
+        `  your suite passes when ${m.description}`,
+        "  the scenario document that reproduces it (createDoubles({ scenario }), serve --scenario):",
+        ...(m.snippet ?? "").trimEnd().split("\n").map((line) => `    ${line}`),
+        "  the suite against it:",
+        `    $ ${m.commandLine ?? ""}`,
+      );
     }
   }
   const notReached = report.mutants.filter((m) => m.outcome === "not-reached");
