@@ -32,6 +32,14 @@ export const EXIT_MUTATE_INTERRUPTED = 130;
 /** The environment variable naming where the vitest coverage global setup writes its report (kept away from the user's). */
 const COVERAGE_OUT_ENV = "INFRA_DOUBLES_COVERAGE_OUT";
 
+/**
+ * The environment variable that makes the coverage sink write a process's file after each count,
+ * not only when a doubles closes or the process exits (src/scenarios/coverage/sink.ts,
+ * `COVERAGE_EAGER_ENV`): a test runner's worker killed at the end of a run (vitest 4's fork pool)
+ * runs no exit handler, and the faithful run's coverage is what picks each mutant's tests.
+ */
+const COVERAGE_EAGER_ENV = "INFRA_DOUBLES_COVERAGE_EAGER";
+
 /** Where `mutate` writes, and where stop signals come from. */
 export interface MutateIo {
   /** The report (terminal table, survivors). */
@@ -276,7 +284,7 @@ export async function runMutate(command: MutateCommand, io: MutateIo, options: M
     } else {
       io.stderr.write(`infra-doubles mutate: running the suite against the faithful fake: ${faithfulCommand.map(shellWord).join(" ")}\n`);
       const coverageDir = join(scratch, "coverage");
-      const env: NodeJS.ProcessEnv = { ...baseEnv, [COVERAGE_DIR_ENV]: coverageDir, [COVERAGE_OUT_ENV]: join(scratch, "coverage-out") };
+      const env: NodeJS.ProcessEnv = { ...baseEnv, [COVERAGE_DIR_ENV]: coverageDir, [COVERAGE_EAGER_ENV]: "1", [COVERAGE_OUT_ENV]: join(scratch, "coverage-out") };
       delete env[MUTANT_ENV];
       const run = startCommand(faithfulCommand, { env, keepOutput: true, cwd, ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }) });
       running.add(run);
@@ -329,6 +337,7 @@ export async function runMutate(command: MutateCommand, io: MutateIo, options: M
         const plan = toRun[next++]!;
         const env: NodeJS.ProcessEnv = { ...baseEnv, [MUTANT_ENV]: plan.mutant.id, [COVERAGE_OUT_ENV]: join(scratch, `out-${plan.mutant.id.replace(/[^A-Za-z0-9_.-]/g, "_")}`) };
         delete env[COVERAGE_DIR_ENV];
+        delete env[COVERAGE_EAGER_ENV];
         const run = startCommand(plan.command ?? [], { env, timeoutMs, cwd, ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }) });
         running.add(run);
         const outcome: CommandOutcome = await run.done;

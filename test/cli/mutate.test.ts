@@ -65,7 +65,7 @@ async function mutate(args: string[], mutants: readonly Mutant[], env: Record<st
     ...(signals === undefined ? {} : { signals: signals as unknown as NonNullable<MutateIo["signals"]> }),
   };
   const baseEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  for (const name of ["INFRA_DOUBLES_COVERAGE_DIR", "INFRA_DOUBLES_MUTANT", "VITEST", "VITEST_WORKER_ID", "VITEST_POOL_ID", "NODE_TEST_CONTEXT"]) delete baseEnv[name];
+  for (const name of ["INFRA_DOUBLES_COVERAGE_DIR", "INFRA_DOUBLES_MUTANT", "VITEST", "VITEST_WORKER_ID", "VITEST_POOL_ID", "NODE_TEST_CONTEXT"]) if (!(name in env)) delete baseEnv[name];
   const result = await runMutate(parsed as MutateCommand, io, { mutants, env: baseEnv, cwd: root, graceMs: 300 });
   return { ...result, stdout: out.join(""), stderr: err.join("") };
 }
@@ -140,6 +140,15 @@ describe("infra-doubles mutate", () => {
     expect(run.report?.mutants[0]?.outcome).toBe("timed-out");
     // 500 ms, then 300 ms of grace (the test's graceMs), then SIGKILL: well under the 10 s a hung run would take.
     expect(performance.now() - started).toBeLessThan(8_000);
+  });
+
+  it("collects coverage eagerly in the faithful run only; a mutant's run gets its id and no coverage directory", { timeout: 20_000 }, async () => {
+    const dir = temp();
+    const envLog = join(dir, "env");
+    const one = mutant("env");
+    const run = await mutate(["--state", join(dir, "s.jsonl"), "--", process.execPath, suite], [one], { MUTATE_REACHED: reachedRuns, MUTATE_ENV_LOG: envLog, INFRA_DOUBLES_MUTANT: "runs:stale-from-the-shell", INFRA_DOUBLES_COVERAGE_EAGER: "1" });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(readFileSync(envLog, "utf8")).toBe(`- coverage-dir eager\n${one.id} no-coverage-dir not-eager\n`);
   });
 
   it("stops with exit 2 and the suite's output when it fails against the faithful fake (no mutant runs)", async () => {
