@@ -89,8 +89,7 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
       ...(command.withDefault === true ? { withDefault: true } : {}),
       ...(command.passthrough === undefined ? {} : { passthrough: command.passthrough }),
       ...(command.state === undefined ? {} : { state: command.state }),
-      ...(extra.plugins === undefined ? {} : { plugins: extra.plugins }),
-      ...(extra.doubles === undefined ? {} : { doubles: extra.doubles }),
+      ...extra,
     });
   } catch (error) {
     if (error instanceof StateDocumentError) {
