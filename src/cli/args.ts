@@ -71,7 +71,8 @@ node --test (or holds {files}); a mutant no test reached is not run. Reports eac
 survived (your suite passes when ...), timed out or not reached, per operator and service, and
 the mutation score. Results go to a state file as they come (default
 .infra-doubles/mutate-<hash>.jsonl): the same command again resumes. Exit status 0, 1 below
---threshold, 2 when the suite fails without any mutant, 130 when interrupted.
+--threshold, 2 when the suite fails without any mutant, 130 when interrupted. mutate --list
+prints id, operator, service and behaviour, tab-separated, one mutant a line.
       --jobs N     mutants run at once (default: the available parallelism)
       --max-mutants N, --seed N
                    a deterministic sample of N mutants (seed 1 by default)

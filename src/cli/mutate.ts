@@ -237,9 +237,8 @@ export async function runMutate(command: MutateCommand, io: MutateIo, options: M
   const catalogue = options.mutants ?? mutantsOf(ALL_PLUGINS);
   const selected = selectMutants(catalogue, command);
   if (command.list) {
-    const width = (pick: (m: Mutant) => string): number => Math.max(0, ...selected.map((m) => pick(m).length));
-    const [wi, wo, ws] = [width((m) => m.id), width((m) => m.operator), width((m) => m.service)];
-    for (const m of selected) io.stdout.write(`${m.id.padEnd(wi)}  ${m.operator.padEnd(wo)}  ${m.service.padEnd(ws)}  ${m.description}\n`);
+    // Tab-separated: ids hold spaces (`secrets:status-swapped:GET /sys/health/...`), so `cut -f1` reads them whole.
+    for (const m of selected) io.stdout.write(`${m.id}\t${m.operator}\t${m.service}\t${m.description}\n`);
     io.stderr.write(`infra-doubles mutate: ${selected.length} mutant${selected.length === 1 ? "" : "s"}\n`);
     return { exitCode: 0, ran: [] };
   }

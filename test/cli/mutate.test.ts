@@ -321,13 +321,13 @@ describe("infra-doubles mutate", () => {
     expect(page).toContain("<h2 id=\"survivors\">Survivors (1)</h2>");
   });
 
-  it("--list prints the catalogue (id, operator, service, description) after --only and --operator", async () => {
+  it("--list prints the catalogue (id, operator, service, description, tab-separated) after --only and --operator", async () => {
     const out: string[] = [];
     const io = { stdout: { write: (t: string) => out.push(t) }, stderr: { write: () => true } };
     const mutants = [mutant("one"), mutant("two", { service: "secrets", operator: "transition-removed" })];
     const result = await runMutate(parseMutateCommand(["--list", "--only", "secrets"]) as MutateCommand, io, { mutants });
     expect(result.exitCode).toBe(0);
-    expect(out.join("")).toBe("secrets:transition-removed:two  transition-removed  secrets  `GET /runs/:run_id` answers 404 (two)\n");
+    expect(out.join("")).toBe("secrets:transition-removed:two\ttransition-removed\tsecrets\t`GET /runs/:run_id` answers 404 (two)\n");
   });
 
   it("says so and exits 2 when no mutant is selected", async () => {
@@ -371,7 +371,8 @@ describe("mutant selection and file arguments", () => {
     if (!existsSync(cli)) execFileSync("npx", ["tsup"], { cwd: root, stdio: "ignore" });
     const listed = execFileSync(process.execPath, [cli, "mutate", "--list"], { cwd: root, encoding: "utf8" });
     const catalogue = mutantsOf(ALL_PLUGINS);
-    expect(listed.split("\n").filter(Boolean).map((line) => line.split(/\s+/)[0])).toEqual(catalogue.map((m) => m.id));
+    // Tab-separated (ids may hold spaces): id, operator, service, description.
+    expect(listed.split("\n").filter(Boolean).map((line) => line.split("\t"))).toEqual(catalogue.map((m) => [m.id, m.operator, m.service, m.description]));
     let failure: { status: number; stderr: string } | undefined;
     try {
       execFileSync(process.execPath, [cli, "mutate", "--jobs", "0", "--", "true"], { cwd: root, encoding: "utf8", stdio: "pipe" });
