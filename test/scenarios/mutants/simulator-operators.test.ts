@@ -43,7 +43,7 @@ function tolerate<T>(control: () => T): T | undefined {
 /**
  * The default scenario of every service, then a short run-through: a run applied, a run canceled
  * and force-canceled, a run through a cost estimate and a soft-failed policy check then discarded,
- * an access-control token with a TTL, an SSH one-time password lease, STS credentials and a static
+ * a VCS commit fetched and its run auto-applied, an access-control token with a TTL, an SSH one-time password lease, STS credentials and a static
  * role. Returns every answer.
  */
 async function runThrough(doubles: Doubles): Promise<string[]> {
@@ -81,6 +81,12 @@ async function runThrough(doubles: Doubles): Promise<string[]> {
     await call(doubles, answers, "POST", `${api}/runs/${third}/actions/discard`, headers);
     await call(doubles, answers, "GET", `${api}/workspaces/${workspace.id}/runs`, headers);
   }
+  // A VCS-created configuration version: fetched by a timed move, auto-archived when its run ends.
+  const vcs = runs.addWorkspace(organization, { name: "mutants-vcs", autoApply: true, vcsRepo: { identifier: "acme/app" } });
+  runs.grant(user.id, vcs.id, "admin");
+  const pushed = tolerate(() => runs.pushCommit(vcs.id, { message: "Add bucket" }));
+  doubles.advance("10m");
+  if (pushed !== undefined) await call(doubles, answers, "GET", `${api}/configuration-versions/${pushed.configurationVersionId}`, headers);
   const acl = urls.accessControl?.api ?? "";
   const aclHeaders = { "x-acl-token": doubles.accessControl.bootstrapToken.secretId };
   await call(doubles, answers, "PUT", `${acl}/acl/token`, aclHeaders, { Description: "short", ExpirationTTL: "90s" });
