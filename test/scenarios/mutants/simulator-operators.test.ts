@@ -95,6 +95,7 @@ async function runThrough(doubles: Doubles): Promise<string[]> {
   const secretsHeaders = { "x-secrets-token": doubles.secrets.rootToken };
   await call(doubles, answers, "POST", `${secrets}/ssh/creds/otp-role`, secretsHeaders, { ip: "10.0.0.7" });
   await call(doubles, answers, "GET", `${secrets}/auth/token/lookup-self`, secretsHeaders);
+  await call(doubles, answers, "POST", `${secrets}/auth/token/create`, secretsHeaders, { policies: ["default"] });
   await call(doubles, answers, "POST", `${secrets}/cloud/sts/assume`, secretsHeaders, {});
   await call(doubles, answers, "POST", `${secrets}/cloud/static-roles/rotating`, secretsHeaders, { username: "static-user", rotation_period: "45s" });
   doubles.advance("1h");
