@@ -118,6 +118,7 @@ describe("simulatorMutants", () => {
     );
     expect(mutants.find((m) => m.id === "runs:transition-redirected:run/applying/apply-done/errored")).toBeDefined();
     expect(mutants.find((m) => m.id === "runs:duration-scaled:force-cancel-cool-off/x0.5")?.description).toBe("the force-cancel cool-off is 5 s instead of 10 s");
+    expect(mutants.find((m) => m.id === "runs:id-format-changed:run")?.description).toBe("run ids end in 24 random characters instead of 16; the spec fixes only the prefix `run-` (run-orchestration.md)");
     // Every row of the run table has one removal or refusal, reaching the row's coverage label.
     const labels = [...transitionLabels(runMachine).values()];
     const removals = mutants.filter((m) => (m.operator === "transition-removed" || m.operator === "action-refused") && m.id.includes(":run/"));
