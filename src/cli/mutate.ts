@@ -14,6 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compare, COVERAGE_FORMAT, mergeCoverage, type CoverageReport, type CoverageTally, type ServiceCoverage } from "../scenarios/coverage/report.js";
 import { COVERAGE_DIR_ENV, COVERAGE_EAGER_ENV } from "../scenarios/coverage/sink.js";
+import { COVERAGE_OUT_ENV } from "../vitest/coverage.js";
 import { ALL_PLUGINS } from "../scenarios/doubles.js";
 import { mutantsOf } from "../scenarios/mutants/catalogue.js";
 import { shellWord } from "../scenarios/mutants/snippet.js";
@@ -29,8 +30,6 @@ export const EXIT_MUTATE_CANNOT_RUN = 2;
 /** Exit status of `mutate` when interrupted (SIGINT/SIGTERM): the results so far are kept for a rerun. */
 export const EXIT_MUTATE_INTERRUPTED = 130;
 
-/** The environment variable naming where the vitest coverage global setup writes its report (kept away from the user's). */
-const COVERAGE_OUT_ENV = "INFRA_DOUBLES_COVERAGE_OUT";
 
 
 /** Where `mutate` writes, and where stop signals come from. */
