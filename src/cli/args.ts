@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { bindsBeyondLoopback } from "../interceptors/control.js";
 import { clockDurationMs } from "../simulator/kernel/clock.js";
+import { parseMutateCommand, type MutateCommand } from "./mutate-args.js";
 import { parseSoakCommand, type SoakCommand } from "./soak-args.js";
 
 /** Default port of `infra-doubles serve`. */
@@ -30,6 +31,10 @@ export const USAGE = `Usage: infra-doubles serve [--port 8080] [--host 127.0.0.1
                           [--allowed-host NAME]... [--control-token TOKEN]]
        infra-doubles soak --for DURATION [--speed 10000] [--contracts LIST] [--seed N] [--start TIME]
                           [--port N] -- COMMAND [ARG]...
+       infra-doubles mutate [--jobs N] [--max-mutants N [--seed N]] [--only SERVICES] [--operator OPS]
+                          [--timeout DURATION] [--json FILE] [--html FILE] [--threshold P]
+                          [--state FILE] [--fresh] -- COMMAND [ARG]...
+       infra-doubles mutate --list [--only SERVICES] [--operator OPS]
 
 serve: starts a local server with every simulated service on one origin (or, with --split, each
 service on its own port), on the embedded default scenario (organizations, tokens, mounts ready to
@@ -60,6 +65,27 @@ renew-before=lease:2/3, renew-before=token:2/3, never-use-expired, honor-retry-a
 default), back-off=FACTOR, poll-no-faster-than=DURATION (comma-separated). Exit status 1 at the
 first broken contract (its simulated time and requests printed), 0 when --for of simulated time
 passed, 3 when COMMAND ended first; COMMAND is stopped either way.
+mutate: runs the test COMMAND once against the faithful fake (coverage tells which test files
+reach which rule), then once per service mutant (INFRA_DOUBLES_MUTANT=<id> in its environment),
+with only the test files that reached the mutated rule when COMMAND is vitest, jest or
+node --test (or holds {files}); a mutant no test reached is not run. Reports each mutant killed,
+survived (your suite passes when ...), timed out or not reached, per operator and service, and
+the mutation score. Results go to a state file as they come (default
+.infra-doubles/mutate-<hash>.jsonl): the same command again resumes. Exit status 0, 1 below
+--threshold, 2 when the suite fails without any mutant, 130 when interrupted. mutate --list
+prints id, operator, service and behaviour, tab-separated, one mutant a line.
+      --jobs N     mutants run at once (default: the available parallelism)
+      --max-mutants N, --seed N
+                   a deterministic sample of N mutants (seed 1 by default)
+      --only SERVICES, --operator OPS
+                   runs, accessControl, secrets / operators (mutate --list), comma-separated
+      --timeout D  wall time one run may take (default 3x the faithful run + 5 s, at least 10 s)
+      --json FILE, --html FILE
+                   write the report (the JSON has no timings: same mutants, seed and suite,
+                   same bytes)
+      --threshold P  exit 1 when the mutation score is below P percent
+      --state FILE, --fresh
+                   where the results go / ignore the ones already there
 
 Options:
   -p, --port N     port to listen on (default ${DEFAULT_PORT}; 0 picks a free port); with --split the
@@ -225,11 +251,16 @@ export interface UsageRequest {
  * @returns the command, or a {@link UsageRequest} for `--help`, unknown flags and bad values.
  * @example parseCommand(["serve", "--port", "0", "--json"]) // { command: "serve", port: 0, host: "127.0.0.1", seed: 1, json: true, allowedHosts: [] }
  */
-export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | DiagramCommand | ReplayCommand | SoakCommand | UsageRequest {
+export function parseCommand(argv: readonly string[]): ServeCommand | RunCommand | DiagramCommand | ReplayCommand | SoakCommand | MutateCommand | UsageRequest {
   if (argv[0] === "soak") {
     const own = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
     if (own.includes("--help") || own.includes("-h")) return { command: "usage", problem: undefined };
     return parseSoakCommand(argv.slice(1));
+  }
+  if (argv[0] === "mutate") {
+    const own = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+    if (own.includes("--help") || own.includes("-h")) return { command: "usage", problem: undefined };
+    return parseMutateCommand(argv.slice(1));
   }
   let parsed: ReturnType<typeof parse>;
   try {

@@ -8,6 +8,8 @@ import { StateDocumentError } from "../scenarios/state/errors.js";
 import { UsageError } from "../simulator/kernel/errors.js";
 import { parseCommand, USAGE } from "./args.js";
 import { runDiagram } from "./diagram.js";
+import { runMutate } from "./mutate.js";
+import type { Mutant } from "../scenarios/mutants/types.js";
 import { runReplay } from "./replay.js";
 import { runScenarioFile } from "./run.js";
 import { runSoak } from "./soak.js";
@@ -31,18 +33,20 @@ export const EXIT_USAGE = 2;
 /**
  * Runs `infra-doubles <argv>`.
  * @param argv - the arguments after the script path, e.g. `["serve", "--port", "0", "--json"]`.
- * @param extra - for tests: the services or doubles to serve instead of the registered ones.
+ * @param extra - for tests: the services or doubles to serve instead of the registered ones, and
+ *   the mutants `mutate` draws from instead of `mutantsOf(ALL_PLUGINS)`.
  * @returns the exit code: 0 after a clean stop on SIGINT/SIGTERM, 1 when the server cannot start,
  *   0 for `--help` (usage on stdout), 2 for bad arguments (usage on stderr); for `run`: 0 when
  *   every expect step passed, 1 when one failed, 2 for an invalid document; for `diagram`: 0, or 2
  *   for an unknown table or an unreadable `--coverage` file; for `replay`: 0 when every answer is
  *   identical, 1 when one differs, 2 for an unreadable bundle; for `soak`: 0 when
  *   the simulated period passed with every contract kept, 1 at the first broken one, 3 when the
- *   client ended first.
+ *   client ended first; for `mutate`: 0 when done (score at or above `--threshold`), 1 below it,
+ *   2 when no mutant is selected or the suite fails against the faithful fake, 130 when interrupted.
  * @example
  * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signals: process });
  */
-export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<DevServerOptions, "plugins" | "doubles"> = {}): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<DevServerOptions, "plugins" | "doubles"> & { readonly mutants?: readonly Mutant[] } = {}): Promise<number> {
   const command = parseCommand(argv);
   if (command.command === "usage") {
     if (command.problem === undefined) {
@@ -56,6 +60,9 @@ export async function runCli(argv: readonly string[], io: CliIo, extra: Pick<Dev
   if (command.command === "diagram") return runDiagram(command, io.stdout, io.stderr);
   if (command.command === "soak") {
     return (await runSoak(command, io)).exitCode;
+  }
+  if (command.command === "mutate") {
+    return (await runMutate(command, io, extra.mutants === undefined ? {} : { mutants: extra.mutants })).exitCode;
   }
   if (command.command === "run") {
     return runScenarioFile(command.file, { seed: command.seed, ...(command.start === undefined ? {} : { start: command.start }) }, io.stdout, io.stderr);

@@ -91,8 +91,10 @@ export class Doubles extends DoublesCore {
 
   constructor(options: DoublesOptions = {}) {
     // A document's `mutant` is read before the simulator is built (the mutant is part of the build).
-    const document = options.scenario === undefined ? undefined : readScenario(options.scenario);
-    super(ALL_PLUGINS, options.mutant === undefined && documentMutant(document) !== undefined ? { ...options, mutant: documentMutant(document) } : options);
+    // (`options` may be anything a plain JavaScript caller passes: the base class refuses it by name.)
+    const given = typeof options === "object" && options !== null ? options : undefined;
+    const document = given?.scenario === undefined ? undefined : readScenario(given.scenario);
+    super(ALL_PLUGINS, given !== undefined && given.mutant === undefined && documentMutant(document) !== undefined ? { ...given, mutant: documentMutant(document) } : options);
     if (options.scenario !== undefined) {
       this.scenario = this.load(document as ScenarioDocument);
       this.markResetPoint();

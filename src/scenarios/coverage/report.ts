@@ -26,7 +26,8 @@ export interface CoverageTally {
   /**
    * Per reached item, the test files that reached it (paths relative to the project's root,
    * sorted). Present only when the coverage was collected in a test run that names its files (the
-   * vitest global setup `infra-doubles/coverage`); an item reached outside any test file (a
+   * vitest global setup `infra-doubles/coverage`, Jest, `node --test` with
+   * `INFRA_DOUBLES_COVERAGE_DIR` set); an item reached outside any test file (a
    * global setup, a worker's exit) has no entry.
    */
   readonly by?: Readonly<Record<string, readonly string[]>>;

@@ -63,13 +63,16 @@ interface JestMatchersHolder {
 
 /**
  * Where the test file path comes from in this process: vitest's worker state, else Jest's matcher
- * state, else nowhere (`undefined`: not in a test runner).
+ * state, else the script of a `node --test` child process (node runs each test file in a process
+ * of its own, marked by `NODE_TEST_CONTEXT`), else nowhere (`undefined`: not in a test runner).
  */
 function testPathSource(): (() => string | undefined) | undefined {
   const holder = globalThis as { __vitest_worker__?: VitestWorkerState; [key: symbol]: unknown };
   if (holder.__vitest_worker__ !== undefined) return () => (globalThis as { __vitest_worker__?: VitestWorkerState }).__vitest_worker__?.filepath;
   const jest = holder[Symbol.for("$$jest-matchers-object")] as JestMatchersHolder | undefined;
   if (jest !== undefined) return () => jest.state?.testPath;
+  const script = process.argv[1];
+  if (process.env.NODE_TEST_CONTEXT?.startsWith("child") === true && script !== undefined && script !== "") return () => script;
   return undefined;
 }
 

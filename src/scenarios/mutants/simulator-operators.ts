@@ -137,7 +137,7 @@ function idFormatMutants(service: string, simService: string, kind: IdKind): Mut
       service,
       "id-format-changed",
       kind.formats.length === 1 ? kind.kind : `${kind.kind}/${format.name}`,
-      `${kind.kind} ids end in ${format.length} random characters${format.alphabet === undefined ? "" : ` of \`${format.alphabet}\``} instead of ${kind.length} (the spec fixes only ${kind.spec})`,
+      `${kind.kind} ids end in ${format.length} random characters${format.alphabet === undefined ? "" : ` of \`${format.alphabet}\``} instead of ${kind.length}; the spec fixes only ${kind.spec}`,
       [{ kind: "service", service }],
       { kind: "id-format", service: simService, idKind: kind.kind, format: format.name },
     ),

@@ -108,7 +108,7 @@ type TableCarrier = { readonly [MACHINE_TABLES]?: ReadonlyMap<Machine<string, st
 
 /**
  * The table `ctx` runs on for `machine`: `machine` itself, or the mutated copy a mutant's simulator
- * carries (see {@link MACHINE_TABLES}).
+ * carries (under a kernel-private key, `MACHINE_TABLES`).
  * @example tableOf(ctx, runMachine).states.planning.on?.["plan-done"]?.target // "planned" unless mutated
  */
 export function tableOf<State extends string, Event extends string>(ctx: Tracer, machine: Machine<State, Event>): Machine<State, Event> {

@@ -86,12 +86,14 @@ export interface ServiceDefinition<S> {
    * The service's named durations and limits as data (TTLs, cool-offs, phase durations, maxima),
    * each read by the service through `limitValue(ctx, limit)` (kernel/limits.ts). A service mutant
    * scales one of them (x0.5, x2) without the service knowing.
+   * @example limits: [{ name: "force-cancel-cool-off", unit: "ms", value: 10_000, description: "the force-cancel cool-off", readAt: "POST /runs/:run_id/actions/force-cancel" }]
    */
   readonly limits?: readonly ServiceLimit[];
   /**
    * The kinds of ids and secrets the service draws (`ids.prefixed(key)`, `ids.named(key, n)`), with
    * what the spec fixes of their format. A service mutant draws one of them in another format the
    * spec allows.
+   * @example idKinds: [{ kind: "run", key: "run-", length: 16, spec: "the prefix `run-`", formats: [{ name: "suffix-24", length: 24 }] }]
    */
   readonly idKinds?: readonly IdKind[];
 }
@@ -122,7 +124,12 @@ export interface SimulatorOptions {
   services: readonly ServiceDefinition<any>[];
   /**
    * One deliberate change to the services' tables (a service mutant; see
-   * src/simulator/kernel/mutation.ts). Absent: the faithful services.
+   * src/simulator/kernel/mutation.ts), applied when the simulator is built: a mutated copy of a
+   * machine's table, a scaled limit or an id format, seen only by the named service. Absent: the
+   * faithful services. A mutant's simulator never shares the per-process cache of initial states.
+   * @throws {UsageError} (from the constructor) naming the service, machine, row, state, limit, id
+   *   kind or format the mutation names and the services do not have.
+   * @example new Simulator({ services: [runsDefinition], mutation: { kind: "limit", service: "runs", limit: "force-cancel-cool-off", factor: 0.5 } })
    */
   mutation?: SimulatorMutation;
 }

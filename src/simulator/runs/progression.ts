@@ -262,8 +262,8 @@ export function runStepMove(ctx: OperationContext<RunsState>, payload: MovePaylo
   if (run === undefined || run.status !== status) return;
   run.pendingMove = null;
   const next = nextAutomatic(ctx.state, run);
-  // A move the table has no row for is dropped: the run stays where it is (see acceptsNow).
-  if (next !== undefined && acceptsNow(ctx, runMachine, run.status, next)) take(ctx, run, next);
+  // (A mutant's table may have no row for it: the kernel then drops the move, its writes undone.)
+  if (next !== undefined) take(ctx, run, next);
 }
 
 /**

@@ -12,6 +12,15 @@ import { DEFAULT_STS_TTL_SECONDS } from "./cloud/ttl.js";
  * @example SECRETS_LIMITS.defaultStsTtl.value // 3600 (s)
  */
 export const SECRETS_LIMITS = Object.freeze({
+  defaultTokenTtl: Object.freeze({
+    name: "default-token-ttl",
+    unit: "ms",
+    // The token mount's default TTL: the system default lease TTL, 768h (leases.ts).
+    value: 768 * 3_600_000,
+    description: "the TTL of a token created without one",
+    readAt: "POST /auth/token/create",
+    source: "secrets.md (token TTLs default to the system default, 768h)",
+  } satisfies ServiceLimit),
   defaultStsTtl: Object.freeze({
     name: "default-sts-ttl",
     unit: "s",
@@ -32,6 +41,6 @@ export const SECRETS_LIMITS = Object.freeze({
 
 /**
  * Every row of {@link SECRETS_LIMITS}, in table order (the definition's `limits`).
- * @example SECRETS_LIMIT_TABLE.length // 2
+ * @example SECRETS_LIMIT_TABLE.length // 3
  */
-export const SECRETS_LIMIT_TABLE: readonly ServiceLimit[] = Object.freeze([SECRETS_LIMITS.defaultStsTtl, SECRETS_LIMITS.minRotationPeriod]);
+export const SECRETS_LIMIT_TABLE: readonly ServiceLimit[] = Object.freeze([SECRETS_LIMITS.defaultTokenTtl, SECRETS_LIMITS.defaultStsTtl, SECRETS_LIMITS.minRotationPeriod]);

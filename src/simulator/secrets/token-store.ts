@@ -11,6 +11,8 @@ import { formatGoDuration } from "../kernel/go-duration.js";
 import type { OperationContext } from "../kernel/simulator.js";
 import { badRequest } from "./errors.js";
 import { SYSTEM_DEFAULT_LEASE_TTL_MS, SYSTEM_MAX_LEASE_TTL_MS } from "./leases.js";
+import { limitValue } from "../kernel/limits.js";
+import { SECRETS_LIMITS } from "./limits.js";
 import type { SecretsState, TokenRecord } from "./state.js";
 import { liveToken, newTokenSecret } from "./tokens.js";
 
@@ -68,6 +70,8 @@ interface TtlInput {
   /** When the token was issued (ms since the epoch). */
   readonly startMs: number;
   readonly now: number;
+  /** The TTL of a token asked for without one (default the system default, 768h; the limits table's `default-token-ttl`). */
+  readonly defaultTtlMs?: number;
 }
 
 /**
@@ -95,7 +99,7 @@ export function calculateTtl(input: TtlInput): { ttlMs: number; warnings: string
     ttl = period;
     if (input.explicitMaxTtlMs > 0) maxValidTime = start + input.explicitMaxTtlMs;
   } else {
-    ttl = input.incrementMs > 0 ? input.incrementMs : input.backendTtlMs > 0 ? input.backendTtlMs : SYSTEM_DEFAULT_LEASE_TTL_MS;
+    ttl = input.incrementMs > 0 ? input.incrementMs : input.backendTtlMs > 0 ? input.backendTtlMs : (input.defaultTtlMs ?? SYSTEM_DEFAULT_LEASE_TTL_MS);
     maxValidTime = start + maxTtl;
   }
   if (maxValidTime !== undefined) {
@@ -223,7 +227,7 @@ export function createChildToken(ctx: OperationContext<SecretsState>, parentId: 
 
   const warnings: string[] = [];
   if (periodMs > 0 || ttlMs > 0 || !policies.includes("root")) {
-    const calculated = calculateTtl({ incrementMs: 0, backendTtlMs: ttlMs, periodMs, explicitMaxTtlMs, startMs: ctx.now, now: ctx.now });
+    const calculated = calculateTtl({ incrementMs: 0, backendTtlMs: ttlMs, periodMs, explicitMaxTtlMs, startMs: ctx.now, now: ctx.now, defaultTtlMs: limitValue(ctx, SECRETS_LIMITS.defaultTokenTtl) });
     warnings.push(...calculated.warnings);
     ttlMs = calculated.ttlMs;
   }
@@ -286,6 +290,7 @@ export function renewToken(ctx: OperationContext<SecretsState>, secret: string, 
     explicitMaxTtlMs: token.explicitMaxTtlMs ?? 0,
     startMs: token.createdAt,
     now: ctx.now,
+    defaultTtlMs: limitValue(ctx, SECRETS_LIMITS.defaultTokenTtl),
   });
   token.expiresAt = ctx.now + ttlMs;
   token.lastRenewal = ctx.now;

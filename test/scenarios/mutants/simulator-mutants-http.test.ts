@@ -125,6 +125,14 @@ describeEachTransport("simulator-side mutants", (h) => {
     expect((JSON.parse(text) as { lease_duration: number }).lease_duration).toBe(7200);
   });
 
+  it("duration-scaled: a token created without a TTL lasts 384 h instead of 768 h", async () => {
+    const t = await h.startWith(createDoubles({ mutant: "secrets:duration-scaled:default-token-ttl/x0.5" }));
+    const response = await fetch(`${t.base("secrets")}/auth/token/create`, { method: "POST", headers: { "x-secrets-token": t.doubles.secrets.rootToken }, body: JSON.stringify({ policies: ["default"] }) });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expect((JSON.parse(text) as { auth: { lease_duration: number } }).auth.lease_duration).toBe(384 * 3600);
+  });
+
   it("id-format-changed: run ids end in 24 characters, the same for the same seed", async () => {
     const t = await h.startWith(createDoubles({ mutant: "runs:id-format-changed:run", seed: 11 }));
     const { headers, runId } = world(t.doubles);

@@ -43,7 +43,7 @@ function tolerate<T>(control: () => T): T | undefined {
 /**
  * The default scenario of every service, then a short run-through: a run applied, a run canceled
  * and force-canceled, a run through a cost estimate and a soft-failed policy check then discarded,
- * an access-control token with a TTL, an SSH one-time password lease, STS credentials and a static
+ * a VCS commit fetched and its run auto-applied, an access-control token with a TTL, an SSH one-time password lease, STS credentials and a static
  * role. Returns every answer.
  */
 async function runThrough(doubles: Doubles): Promise<string[]> {
@@ -81,6 +81,12 @@ async function runThrough(doubles: Doubles): Promise<string[]> {
     await call(doubles, answers, "POST", `${api}/runs/${third}/actions/discard`, headers);
     await call(doubles, answers, "GET", `${api}/workspaces/${workspace.id}/runs`, headers);
   }
+  // A VCS-created configuration version: fetched by a timed move, auto-archived when its run ends.
+  const vcs = runs.addWorkspace(organization, { name: "mutants-vcs", autoApply: true, vcsRepo: { identifier: "acme/app" } });
+  runs.grant(user.id, vcs.id, "admin");
+  const pushed = tolerate(() => runs.pushCommit(vcs.id, { message: "Add bucket" }));
+  doubles.advance("10m");
+  if (pushed !== undefined) await call(doubles, answers, "GET", `${api}/configuration-versions/${pushed.configurationVersionId}`, headers);
   const acl = urls.accessControl?.api ?? "";
   const aclHeaders = { "x-acl-token": doubles.accessControl.bootstrapToken.secretId };
   await call(doubles, answers, "PUT", `${acl}/acl/token`, aclHeaders, { Description: "short", ExpirationTTL: "90s" });
@@ -89,6 +95,7 @@ async function runThrough(doubles: Doubles): Promise<string[]> {
   const secretsHeaders = { "x-secrets-token": doubles.secrets.rootToken };
   await call(doubles, answers, "POST", `${secrets}/ssh/creds/otp-role`, secretsHeaders, { ip: "10.0.0.7" });
   await call(doubles, answers, "GET", `${secrets}/auth/token/lookup-self`, secretsHeaders);
+  await call(doubles, answers, "POST", `${secrets}/auth/token/create`, secretsHeaders, { policies: ["default"] });
   await call(doubles, answers, "POST", `${secrets}/cloud/sts/assume`, secretsHeaders, {});
   await call(doubles, answers, "POST", `${secrets}/cloud/static-roles/rotating`, secretsHeaders, { username: "static-user", rotation_period: "45s" });
   doubles.advance("1h");
@@ -111,6 +118,7 @@ describe("simulatorMutants", () => {
     );
     expect(mutants.find((m) => m.id === "runs:transition-redirected:run/applying/apply-done/errored")).toBeDefined();
     expect(mutants.find((m) => m.id === "runs:duration-scaled:force-cancel-cool-off/x0.5")?.description).toBe("the force-cancel cool-off is 5 s instead of 10 s");
+    expect(mutants.find((m) => m.id === "runs:id-format-changed:run")?.description).toBe("run ids end in 24 random characters instead of 16; the spec fixes only the prefix `run-` (run-orchestration.md)");
     // Every row of the run table has one removal or refusal, reaching the row's coverage label.
     const labels = [...transitionLabels(runMachine).values()];
     const removals = mutants.filter((m) => (m.operator === "transition-removed" || m.operator === "action-refused") && m.id.includes(":run/"));
