@@ -24,7 +24,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   interception.stop();
-  await doubles.close(); // hands this test's coverage over (infra-doubles mutate reads which tests reached which rule)
+  await doubles.close();
 });
 
 describe("deploy", () => {

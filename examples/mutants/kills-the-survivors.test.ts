@@ -24,7 +24,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   interception.stop();
-  await doubles.close(); // hands this test's coverage over (infra-doubles mutate reads which tests reached which rule)
+  await doubles.close();
 });
 
 // Kills the mutants where discard answers 409 (runs:status-swapped:POST /runs/:run_id/actions/discard/conflict,
