@@ -141,12 +141,14 @@ function serviceFiles(service: ServiceCoverage | undefined): readonly string[] |
 
 /**
  * What the faithful run's coverage says of a mutant: `null` when no test reached any of its
- * items; else the test files that did, sorted (`undefined` when a reached item names no file: the
- * whole command must run).
+ * items; else the test files that did, sorted (`undefined` when a reached item names no file, or
+ * when no doubles reported coverage at all: the whole command must run).
  * @example mutantReach(mutant, coverage) // ["test/deploy.test.ts"]
  */
 export function mutantReach(mutant: Mutant, coverage: CoverageReport | null): readonly string[] | undefined | null {
-  if (coverage === null) return null;
+  // No coverage at all (a server started outside the command, a runner the sink cannot see): no
+  // mutant can be ruled out, so each runs the whole command.
+  if (coverage === null) return undefined;
   let reached = false;
   let unknown = false;
   const files = new Set<string>();
@@ -292,7 +294,7 @@ export async function runMutate(command: MutateCommand, io: MutateIo, options: M
       }
       faithful = { kind: "faithful", key: hash, wallMs: outcome.wallMs, coverage: readCoverage(coverageDir) };
       append(faithful);
-      io.stderr.write(`infra-doubles mutate: the suite passed in ${seconds(outcome.wallMs)}${faithful.coverage === null ? "; no doubles reported coverage (every mutant counts as not reached: does the suite use infra-doubles?)" : ""}\n`);
+      io.stderr.write(`infra-doubles mutate: the suite passed in ${seconds(outcome.wallMs)}${faithful.coverage === null ? "; no doubles reported coverage (a server started outside the command reports none; or does the suite use infra-doubles?): every mutant runs the whole command" : ""}\n`);
     }
     const timeoutMs = command.timeoutMs ?? defaultTimeoutMs(faithful.wallMs);
 

@@ -87,6 +87,22 @@ function alive(pid: number): boolean {
 }
 
 describe("infra-doubles mutate", () => {
+  it("runs every mutant with the whole command when no doubles reported coverage (a server started outside the command)", { timeout: 30_000 }, async () => {
+    const dir = temp();
+    const killed = mutant("killed");
+    const survived = mutant("survived", { endpoint: "POST /runs" });
+    // A command whose doubles live elsewhere: it writes no coverage file, and fails on one mutant.
+    const script = `process.exit(process.env.INFRA_DOUBLES_MUTANT === ${JSON.stringify(killed.id)} ? 1 : 0)`;
+    const run = await mutate(["--jobs", "2", "--state", join(dir, "state.jsonl"), "--json", join(dir, "report.json"), "--", process.execPath, "-e", script], [killed, survived]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/no doubles reported coverage .*every mutant runs the whole command/);
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as MutateReport;
+    expect(report.mutants.map((m) => [m.id, m.outcome, m.ran])).toEqual([
+      [killed.id, "killed", "all"],
+      [survived.id, "survived", "all"],
+    ]);
+  });
+
   it("classifies each mutant: killed, survived, timed out (its process group stopped, no orphan left), not reached (not run)", { timeout: 30_000 }, async () => {
     const dir = temp();
     const killed = mutant("killed");
