@@ -3,6 +3,7 @@
  * versions"), plus the archive host's upload and temporary download URLs (on the plugin's
  * `archive` base; no bearer token needed there).
  */
+import { pageSizes } from "../../simulator/runs/limits.js";
 import type { Route, RouteContext, SimResponse } from "../http.js";
 import {
   archiveConfigurationVersion,
@@ -62,7 +63,7 @@ export const configurationVersionRoutes: readonly Route[] = [
     handler: (ctx) =>
       readAs(ctx, "list configuration versions", ({ sim, caller, out }) => {
         const all = listConfigurationVersions(sim.state, caller, ctx.params.workspace_id ?? "");
-        const page = paginate(all, pageRequest(ctx.query), ctx.request.url);
+        const page = paginate(all, pageRequest(ctx.query, pageSizes(sim)), ctx.request.url);
         return document(200, {
           data: page.items.map((v) => serializeConfigurationVersion(out, v)),
           links: page.links,

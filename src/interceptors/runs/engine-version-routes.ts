@@ -3,6 +3,7 @@
  * `search[version]` and pagination, create, show, update and delete; site administrators only
  * (everyone else gets 404).
  */
+import { pageSizes } from "../../simulator/runs/limits.js";
 import type { Route, RouteContext } from "../http.js";
 import {
   createEngineVersion,
@@ -48,7 +49,7 @@ export const engineVersionRoutes: readonly Route[] = [
           ...(filter !== null ? { filterVersion: filter } : {}),
           ...(search !== null ? { searchVersion: search } : {}),
         });
-        const page = paginate(all, pageRequest(ctx.query), ctx.request.url);
+        const page = paginate(all, pageRequest(ctx.query, pageSizes(sim)), ctx.request.url);
         return document(200, { data: page.items.map((v) => serializeEngineVersion(out, v)), links: page.links, meta: page.meta });
       }),
   },

@@ -3,6 +3,7 @@
  * under the API prefix, pagination (FIDELITY.md: `page[size]` default 20, clamped to 100,
  * `meta.pagination`, absolute `links` carrying `page[number]` and `page[size]`), and `include`.
  */
+import { RUNS_LIMITS, type PageSizes } from "../../simulator/runs/limits.js";
 import type { RouteContext, SimResponse } from "../http.js";
 import { DomainError } from "../../simulator/kernel/errors.js";
 import { RUNS } from "../../simulator/runs/errors.js";
@@ -78,13 +79,13 @@ const linkBuilders = new Map<string, LinkBuilder>();
  * @example
  * pageRequest(new URLSearchParams()).size === DEFAULT_PAGE_SIZE // true
  */
-export const DEFAULT_PAGE_SIZE = 20;
+export const DEFAULT_PAGE_SIZE = RUNS_LIMITS.pageSize.value;
 /**
  * Largest page size; larger values are clamped (FIDELITY.md: 100).
  * @example
  * pageRequest(new URLSearchParams("page[size]=500")).size === MAX_PAGE_SIZE // true
  */
-export const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = RUNS_LIMITS.maxPageSize.value;
 
 /** A page request. */
 export interface PageRequest {
@@ -94,13 +95,14 @@ export interface PageRequest {
 
 /**
  * Reads `page[number]` and `page[size]`: missing, non-numeric or below-one values take the
- * defaults (page 1, size 20); sizes above 100 are clamped to 100.
+ * defaults (page 1, size `sizes.size`, 20); sizes above `sizes.max` (100) are clamped to it.
+ * @param sizes - the service's page sizes (`pageSizes(readContext)`: a mutant may scale them).
  * @example
  * pageRequest(new URLSearchParams("page%5Bnumber%5D=2&page%5Bsize%5D=500")) // { number: 2, size: 100 }
  */
-export function pageRequest(query: URLSearchParams): PageRequest {
+export function pageRequest(query: URLSearchParams, sizes: PageSizes = { size: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE }): PageRequest {
   const number = positiveInt(query.get("page[number]")) ?? 1;
-  const size = Math.min(positiveInt(query.get("page[size]")) ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  const size = Math.min(positiveInt(query.get("page[size]")) ?? sizes.size, sizes.max);
   return { number, size };
 }
 

@@ -3,6 +3,7 @@
  * show with `include`, the five actions, and the resources behind run relationships (plans,
  * applies, cost estimates, users).
  */
+import { pageSizes } from "../../simulator/runs/limits.js";
 import type { Route, RouteContext } from "../http.js";
 import type { Caller } from "../../simulator/runs/access.js";
 import { notFound } from "../../simulator/runs/errors.js";
@@ -90,7 +91,7 @@ export const runRoutes: readonly Route[] = [
       readAs(ctx, "list runs", ({ sim, caller, out }) => {
         const include = includes(ctx.query, RUN_INCLUDES);
         const q = ctx.query;
-        const pageRequested = pageRequest(q);
+        const pageRequested = pageRequest(q, pageSizes(sim));
         const { runs, totalCount } = listRunsPage(sim.state, caller, ctx.params.workspace_id ?? "", {
           operations: commaList(q, "filter[operation]"),
           statuses: commaList(q, "filter[status]"),

@@ -4,6 +4,7 @@
  * reads over the fixtures, the workspace list (paged, `search[name]`), workspace lock, unlock and
  * force-unlock tied to the run queue, the caller's account, and `GET /ping`.
  */
+import { pageSizes } from "../../simulator/runs/limits.js";
 import type { Route, RouteContext, SimResponse } from "../http.js";
 import { invalidAttribute } from "../../simulator/runs/errors.js";
 import {
@@ -109,7 +110,7 @@ export const workspaceRoutes: readonly Route[] = [
     handler: (ctx) =>
       readAs(ctx, "list workspaces", ({ sim, caller, out }) => {
         const include = includes(ctx.query, WORKSPACE_INCLUDES);
-        const requested = pageRequest(ctx.query);
+        const requested = pageRequest(ctx.query, pageSizes(sim));
         const search = ctx.query.get("search[name]");
         const { workspaces, totalCount } = listWorkspacesPage(
           sim.state,

@@ -46,6 +46,22 @@ export const RUNS_LIMITS = Object.freeze({
     readAt: "GET /configuration-versions/:id/download",
     source: "docs/decisions/runs.md (download URLs)",
   } satisfies ServiceLimit),
+  pageSize: Object.freeze({
+    name: "page-size",
+    unit: "count",
+    value: 20,
+    description: "the default page size of a paginated list",
+    readAt: "every paginated list (runs, configuration versions, workspaces, engine versions)",
+    source: "run-orchestration.md, Pagination (page[size] defaults to 20)",
+  } satisfies ServiceLimit),
+  maxPageSize: Object.freeze({
+    name: "max-page-size",
+    unit: "count",
+    value: 100,
+    description: "the largest page size a paginated list answers (larger page[size] values are clamped)",
+    readAt: "every paginated list (runs, configuration versions, workspaces, engine versions)",
+    source: "FIDELITY.md (page[size] is clamped to 100)",
+  } satisfies ServiceLimit),
   phases: Object.freeze(
     Object.fromEntries(
       PHASES.map(([phase, name, description, readAt]) => [
@@ -64,7 +80,24 @@ export const RUNS_LIMIT_TABLE: readonly ServiceLimit[] = Object.freeze([
   RUNS_LIMITS.coolOff,
   RUNS_LIMITS.downloadLinkTtl,
   ...(Object.values(RUNS_LIMITS.phases) as ServiceLimit[]),
+  RUNS_LIMITS.pageSize,
+  RUNS_LIMITS.maxPageSize,
 ]);
+
+/** The page sizes of a paginated list: the default `page[size]` and the largest answered. */
+export interface PageSizes {
+  readonly size: number;
+  readonly max: number;
+}
+
+/**
+ * The page sizes of the runs service's lists for the simulator `ctx` belongs to (a read context
+ * of a route): the limits table's, or a mutant's scaled ones.
+ * @example pageSizes(readCtx) // { size: 20, max: 100 }
+ */
+export function pageSizes(ctx: object): PageSizes {
+  return { size: limitValue(ctx, RUNS_LIMITS.pageSize), max: limitValue(ctx, RUNS_LIMITS.maxPageSize) };
+}
 
 /**
  * The default outcome with each phase duration read through {@link limitValue} (the frozen

@@ -133,6 +133,26 @@ describeEachTransport("simulator-side mutants", (h) => {
     expect((JSON.parse(text) as { auth: { lease_duration: number } }).auth.lease_duration).toBe(384 * 3600);
   });
 
+  it("limit-scaled: the default page size is 10 instead of 20, and the largest page 50 instead of 100", async () => {
+    const count = async (doubles: Doubles, query: string): Promise<number> => {
+      const t = await h.startWith(doubles);
+      const runs = t.doubles.runs;
+      const organization = runs.addOrganization("acme");
+      for (let i = 0; i < 60; i++) runs.addWorkspace(organization, { name: `app-${i}` });
+      const headers = { authorization: `Bearer ${runs.issueOrganizationToken(organization)}`, "content-type": JSON_API };
+      const response = await fetch(`${t.base("runs")}/organizations/acme/workspaces${query}`, { headers });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { data: unknown[]; meta: { pagination: Record<string, number> } };
+      expect(body.meta.pagination["total-count"]).toBe(60);
+      return body.data.length;
+    };
+    expect(await count(createDoubles({ mutant: null, uniqueOrigins: true }), "")).toBe(20);
+    expect(await count(createDoubles({ mutant: "runs:limit-scaled:page-size/x0.5", uniqueOrigins: true }), "")).toBe(10);
+    expect(await count(createDoubles({ mutant: "runs:limit-scaled:page-size/x2", uniqueOrigins: true }), "")).toBe(40);
+    expect(await count(createDoubles({ mutant: null, uniqueOrigins: true }), "?page%5Bsize%5D=100")).toBe(60);
+    expect(await count(createDoubles({ mutant: "runs:limit-scaled:max-page-size/x0.5", uniqueOrigins: true }), "?page%5Bsize%5D=100")).toBe(50);
+  });
+
   it("id-format-changed: run ids end in 24 characters, the same for the same seed", async () => {
     const t = await h.startWith(createDoubles({ mutant: "runs:id-format-changed:run", seed: 11 }));
     const { headers, runId } = world(t.doubles);
