@@ -69,9 +69,10 @@ export function commandWithFiles(command: readonly string[], files: readonly str
     return out;
   }
   if (files === undefined || kind === undefined) return [...command];
-  if (kind === "jest") return [...command, ...files.map(literalPattern)];
+  if (kind === "jest") return [...command, ...files.map(literalPattern).filter((pattern) => !command.includes(pattern))];
   if (kind === "node-test") return [...withoutNodeTestFiles(command), ...files];
-  return [...command, ...files];
+  // A file the command already names is not named twice (vitest runs it once either way).
+  return [...command, ...files.filter((file) => !command.includes(file))];
 }
 
 /** node's options that take their value as the next argument (the ones a `node --test` line may carry). */

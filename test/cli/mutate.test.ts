@@ -372,6 +372,8 @@ describe("mutant selection and file arguments", () => {
   it("gives the files to vitest, jest, node --test and a {files} placeholder, and runs anything else whole", () => {
     expect(fileArgumentsOf(["npx", "vitest", "run"])).toBe("vitest");
     expect(commandWithFiles(["npx", "vitest", "run"], ["test/a.test.ts"])).toEqual(["npx", "vitest", "run", "test/a.test.ts"]);
+    // A file the command already names is not named twice (a survivor's reproduction line read it twice).
+    expect(commandWithFiles(["npx", "vitest", "run", "test/a.test.ts"], ["test/a.test.ts", "test/b.test.ts"])).toEqual(["npx", "vitest", "run", "test/a.test.ts", "test/b.test.ts"]);
     expect(commandWithFiles(["npx", "jest", "--ci"], ["test/a+b.test.js"])).toEqual(["npx", "jest", "--ci", "test/a\\+b\\.test\\.js"]);
     expect(commandWithFiles(["node", "--test"], ["a.test.mjs"])).toEqual(["node", "--test", "a.test.mjs"]);
     expect(commandWithFiles(["node", "--test", "--test-reporter", "dot", "--import=tsx", "test/", "other/"], ["test/a.test.mjs"])).toEqual(["node", "--test", "--test-reporter", "dot", "--import=tsx", "test/a.test.mjs"]);
