@@ -2,6 +2,9 @@
  * Fixtures shared by bench rows: one stored run and the GET that reads it, the request every
  * transport and handler row times (see bench/README.md).
  */
+import { execFileSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { createDoubles, type Doubles } from "../src/scenarios/doubles.js";
 import type { SimRequest } from "../src/interceptors/http.js";
 import { DoublesCore } from "../src/scenarios/doubles-core.js";
@@ -104,3 +107,29 @@ export function kernelMoves(options: { demoMove?: boolean } = {}): () => void {
     if (options.demoMove) sim.read<DemoState, void>("demo", (ctx) => void ((ctx.state as DemoState).log.length = 0));
   };
 }
+
+/** The newest modification time (ms) of any file under `dir`. */
+function newestUnder(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newestUnder(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+/**
+ * Builds dist/ (tsup) when one of `files` (paths under the repository `root`) is missing or older
+ * than a source file: rows that run the built package or the built CLI call it first.
+ * @example builtDist(process.cwd(), ["dist/cli.cjs"])
+ */
+export function builtDist(root: string, files: readonly string[]): void {
+  let dist: number;
+  try {
+    dist = Math.min(...files.map((file) => statSync(join(root, file)).mtimeMs));
+  } catch {
+    dist = 0;
+  }
+  if (dist < newestUnder(join(root, "src"))) execFileSync("npx", ["tsup"], { cwd: root, stdio: "ignore" });
+}
+

@@ -4,34 +4,14 @@
  * for scale. Each is timed twice: in wall time, and as the child process's CPU time (`[cpu]`), which
  * other jobs on the machine hardly move.
  */
-import { execFileSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { coldStart, coldStartCpu, nodeStart, nodeStartCpu } from "./anchors.js";
+import { builtDist } from "./fixtures.js";
 import { row } from "./table.js";
 
 /** The repository (npm run bench runs each row with it as the working directory). */
 const root = process.cwd();
 
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-/** Builds dist/ when it is missing or older than a source file. */
-function built(): void {
-  let dist: number;
-  try {
-    dist = Math.min(statSync(join(root, "dist/index.js")).mtimeMs, statSync(join(root, "dist/index.cjs")).mtimeMs);
-  } catch {
-    dist = 0;
-  }
-  if (dist < newest(join(root, "src"))) execFileSync("npx", ["tsup"], { cwd: root, stdio: "ignore" });
-}
 
 const cases = [
   ["infra-doubles ESM (dist/index.js)", () => [join(root, "dist/index.js")], "<= 1.75x"],
@@ -47,7 +27,7 @@ for (const [name, args, target] of cases) {
     ...(target ? { target } : {}),
     rounds: 11,
     setup: () => {
-      built();
+      builtDist(root, ["dist/index.js", "dist/index.cjs"]);
       const argv = args();
       return { figure: { label: name, run: () => coldStart(argv) }, anchor: nodeStart() };
     },
@@ -61,7 +41,7 @@ for (const [name, args, target] of cases) {
     ...(target ? { target } : {}),
     rounds: 11,
     setup: () => {
-      built();
+      builtDist(root, ["dist/index.js", "dist/index.cjs"]);
       const argv = args();
       return { figure: { label: name, value: () => coldStartCpu(argv) }, anchor: nodeStartCpu() };
     },

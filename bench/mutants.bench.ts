@@ -10,10 +10,11 @@
  * the time one faithful run takes. Wall time (child processes), one round, no warm-up: a round is
  * minutes, and nothing in this process warms up.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { builtDist } from "./fixtures.js";
 import { row } from "./table.js";
 
 /** The repository (npm run bench runs each row with it as the working directory). */
@@ -22,25 +23,6 @@ const suite = ["npx", "vitest", "run", "examples/deploy/deploy-client.test.ts"];
 /** The least number of mutants for the target. */
 const LEAST = 100;
 
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-/** Builds dist/ when dist/cli.cjs is missing or older than a source file (the command runs from it). */
-function built(): void {
-  let dist: number;
-  try {
-    dist = statSync(join(root, "dist/cli.cjs")).mtimeMs;
-  } catch {
-    dist = 0;
-  }
-  if (dist < newest(join(root, "src"))) execFileSync("npx", ["tsup"], { cwd: root, stdio: "ignore" });
-}
 
 interface Report {
   readonly summary: { readonly mutants: number; readonly killed: number; readonly timedOut: number; readonly survived: number; readonly notReached: number };
@@ -54,7 +36,7 @@ row({
   rounds: 1,
   warmup: false,
   setup: () => {
-    built();
+    builtDist(root, ["dist/cli.cjs"]);
     const work = mkdtempSync(join(tmpdir(), "infra-doubles-mutate-bench-"));
     let reached: Report["summary"] | undefined;
     return {
