@@ -9,27 +9,8 @@ import { createDoubles, type Doubles } from "../../../src/scenarios/doubles.js";
 import { machineTransitions } from "../../../src/simulator/kernel/machine.js";
 import { configurationVersionMachine } from "../../../src/simulator/runs/configuration-version-machine.js";
 import { RUN_STATUSES, runMachine } from "../../../src/simulator/runs/run-machine.js";
+import { send, type Answer } from "../../support/http.js";
 import { describeEachTransport, type StartedTransport } from "../../support/transports.js";
-
-interface Answer {
-  readonly status: number;
-  readonly headers: [string, string][];
-  readonly text: string;
-}
-
-/** Sends a request and keeps everything a client sees (status, headers but the date, body). */
-async function send(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
-  const response = await fetch(url, {
-    method: init.method ?? "GET",
-    headers: { ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...init.headers },
-    ...(init.body === undefined ? {} : { body: typeof init.body === "string" || init.body instanceof Uint8Array ? (init.body as string | Uint8Array<ArrayBuffer>) : JSON.stringify(init.body) }),
-  });
-  const headers: [string, string][] = [];
-  response.headers.forEach((value, name) => {
-    if (name !== "date" && name !== "connection" && name !== "keep-alive") headers.push([name, value]);
-  });
-  return { status: response.status, headers, text: await response.text() };
-}
 
 /** A fixed script over the three services through HTTP; returns every answer. */
 async function script(t: StartedTransport<Doubles>): Promise<Answer[]> {
