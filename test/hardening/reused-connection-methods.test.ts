@@ -11,38 +11,21 @@
  * fresh connection. The raw socket framing exists on the server only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDoubles } from "../../src/scenarios/doubles.js";
 import type { Doubles } from "../../src/scenarios/doubles.js";
-import { rawExchange, type WireResponse } from "../interceptors/wire.js";
+import { rawExchange, secretsOnRawSockets, type RawSecretsServer, type WireResponse } from "../interceptors/wire.js";
 
 let doubles: Doubles;
 let port: number;
-let token: string;
-let prefix: string;
+let head: RawSecretsServer["head"];
+let post: RawSecretsServer["post"];
 
 beforeAll(async () => {
-  doubles = createDoubles({ seed: 1 });
-  const server = await doubles.listen();
-  port = server.port;
-  token = doubles.secrets.rootToken;
-  const base = doubles.registeredPlugins.find((p) => p.key === "secrets")?.serverBases(server.url).api;
-  prefix = new URL(base ?? "").pathname.replace(/\/$/, "");
-  const role = JSON.stringify({ key_type: "ca", allow_user_certificates: true, default_user: "ubuntu" });
-  const created = await rawExchange(port, [Buffer.from(post("/ssh/roles/web", role))], ["POST"]);
-  expect(created.responses[0]?.status).toBe(204);
+  ({ doubles, port, head, post } = await secretsOnRawSockets());
 });
 
 afterAll(async () => {
   await doubles.close();
 });
-
-function head(method: string, path: string, extra = ""): string {
-  return `${method} ${prefix}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Secrets-Token: ${token}\r\n${extra}`;
-}
-
-function post(path: string, body: string, extra = ""): string {
-  return `${head("POST", path, `${extra}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`)}\r\n${body}`;
-}
 
 /** A POST whose body goes in chunks (with an extension and a trailer). */
 function chunkedPost(path: string, body: string): string {

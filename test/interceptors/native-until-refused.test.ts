@@ -11,40 +11,25 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDoubles, type Doubles } from "../../src/scenarios/doubles.js";
-import { rawExchange, type WireResponse } from "./wire.js";
+import type { Doubles } from "../../src/scenarios/doubles.js";
+import { rawExchange, secretsOnRawSockets, type RawSecretsServer, type WireResponse } from "./wire.js";
 
 let doubles: Doubles;
 let port: number;
 let url: string;
 let token: string;
 let prefix: string;
+let head: RawSecretsServer["head"];
+let post: RawSecretsServer["post"];
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  doubles = createDoubles({ seed: 1 });
-  const server = await doubles.listen();
-  server.server.on("connection", (socket: Socket) => sockets.push(socket));
-  port = server.port;
-  url = server.url;
-  token = doubles.secrets.rootToken;
-  const base = doubles.registeredPlugins.find((p) => p.key === "secrets")?.serverBases(server.url).api;
-  prefix = new URL(base ?? "").pathname.replace(/\/$/, "");
-  const role = JSON.stringify({ key_type: "ca", allow_user_certificates: true, default_user: "ubuntu" });
-  const created = await rawExchange(port, [Buffer.from(post("/ssh/roles/web", role))], ["POST"]);
-  expect(created.responses[0]?.status).toBe(204);
+  ({ doubles, port, url, token, prefix, head, post } = await secretsOnRawSockets((socket) => sockets.push(socket)));
 });
 
 afterAll(async () => {
   await doubles.close();
 });
-
-function head(method: string, path: string, extra = ""): string {
-  return `${method} ${prefix}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Secrets-Token: ${token}\r\n${extra}`;
-}
-function post(path: string, body: string): string {
-  return `${head("POST", path, `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`)}\r\n${body}`;
-}
 const GET = (): string => `${head("GET", "/sys/health")}\r\n`;
 const GET_ROLE = (): string => `${head("GET", "/ssh/roles/web")}\r\n`;
 const LIST = (): string => `${head("LIST", "/ssh/roles")}\r\n`;

@@ -4,6 +4,7 @@
  * response parser for pipelined answers.
  */
 import { connect, type Socket } from "node:net";
+import { createDoubles, type Doubles } from "../../src/scenarios/doubles.js";
 
 /** One request as bytes go on the wire. */
 export interface WireRequest {
@@ -178,4 +179,39 @@ export function rawExchange(
       }
     });
   });
+}
+
+/** A server of the default doubles, spoken to on raw sockets as the secrets service (see {@link secretsOnRawSockets}). */
+export interface RawSecretsServer {
+  readonly doubles: Doubles;
+  readonly port: number;
+  readonly url: string;
+  /** The root token (sent as `X-Secrets-Token`). */
+  readonly token: string;
+  /** The secrets service's base path on the server (e.g. `/v1`). */
+  readonly prefix: string;
+  /** The request head `METHOD <secrets base path><path> HTTP/1.1` with the root token, and `extra` header lines. */
+  head(method: string, path: string, extra?: string): string;
+  /** A whole JSON POST request (`extra` header lines before its content headers). */
+  post(path: string, body: string, extra?: string): string;
+}
+
+/**
+ * Starts the default doubles' server (seed 1) and creates the SSH role `web` through a raw POST,
+ * for tests that write requests byte by byte to the secrets service. Close `doubles` after.
+ * @example const raw = await secretsOnRawSockets(); await rawExchange(raw.port, [Buffer.from(`${raw.head("LIST", "/ssh/roles")}\r\n`)], ["LIST"]);
+ */
+export async function secretsOnRawSockets(onConnection?: (socket: Socket) => void): Promise<RawSecretsServer> {
+  const doubles = createDoubles({ seed: 1 });
+  const server = await doubles.listen();
+  if (onConnection !== undefined) server.server.on("connection", onConnection);
+  const token = doubles.secrets.rootToken;
+  const base = doubles.registeredPlugins.find((p) => p.key === "secrets")?.serverBases(server.url).api;
+  const prefix = new URL(base ?? "").pathname.replace(/\/$/, "");
+  const head = (method: string, path: string, extra = ""): string => `${method} ${prefix}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Secrets-Token: ${token}\r\n${extra}`;
+  const post = (path: string, body: string, extra = ""): string => `${head("POST", path, `${extra}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`)}\r\n${body}`;
+  const role = JSON.stringify({ key_type: "ca", allow_user_certificates: true, default_user: "ubuntu" });
+  const created = await rawExchange(server.port, [Buffer.from(post("/ssh/roles/web", role))], ["POST"]);
+  if (created.responses[0]?.status !== 204) throw new Error(`creating the SSH role web answered ${String(created.responses[0]?.status)}`);
+  return { doubles, port: server.port, url: server.url, token, prefix, head, post };
 }
